@@ -1,0 +1,22 @@
+#pragma once
+// Material parameters of the mass-spring model (seed 002, section 4), in SI units.
+//
+// Why stiffness is given in N/m and not per spring: in a square lattice with spacing h, a spring
+// of constant k stretched by strain e pulls with k*e*h on a strip of width h, i.e. a line tension
+// of k*e: the spring constant *is* the sheet's 2D stretch modulus, whatever h is. So the same
+// material behaves the same at every grid resolution (likewise the damping constant in N*s/m).
+// Bending rigidity B (N*m) maps onto bend springs spanning 2h as k_bend = B / h^2 (dimensional
+// mapping only: bend springs resist bending at second order; see docs/physics.md).
+namespace cloth {
+
+struct SpringMaterial {
+  double density = 0.15;           ///< areal density, kg/m^2
+  double stretch = 1000.0;         ///< structural spring modulus, N/m
+  double shear = 100.0;            ///< shear (diagonal) spring modulus, N/m
+  double bending = 1e-4;           ///< bending rigidity B, N*m (bend spring k = B / rest_len_half^2)
+  double damping = 0.02;           ///< spring damping along the spring axis, N*s/m
+  double velocity_damping = 0.5;   ///< simple velocity damping a = -c v of seed 002 sec. 6, 1/s
+                                   ///< (stands in for air drag until a drag model exists)
+};
+
+}  // namespace cloth

@@ -1,0 +1,63 @@
+#pragma once
+// Scene files: JSON (nlohmann-json), SI units; the format is documented in docs/scene-format.md.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cloth/collider.hpp"
+#include "cloth/material.hpp"
+#include "cloth/mesh.hpp"
+#include "cloth/simulation.hpp"
+
+namespace cloth {
+
+/// A pin as written in the scene: a corner name, a grid column / row, or one vertex index.
+struct PinSpec {
+  enum class Kind { Corner, Column, Row, Vertex } kind = Kind::Vertex;
+  std::string corner;  ///< "min-min", "max-min", "min-max", "max-max"
+  int index = 0;       ///< column i, row j or vertex index
+};
+
+struct CameraSpec {
+  Vec3 target = Vec3(0, 0.6, 0);  ///< m
+  double distance = 2.6;          ///< m
+  double yaw_deg = 30;            ///< about +y, degrees
+  double pitch_deg = 25;          ///< above the horizon, degrees
+};
+
+struct Scene {
+  std::string name = "untitled";
+  std::string source_dir = ".";  ///< relative mesh paths resolve from here
+  RestMesh mesh;
+  SpringMaterial material;
+  std::vector<PinSpec> pins;
+  std::vector<Collider> colliders;
+  Vec3 gravity = Vec3(0, -9.81, 0);
+  SolverSettings solver;
+  CameraSpec camera;
+};
+
+/// Applies `--set key=value` overrides to a parsed scene document. The value is read as JSON when
+/// it parses (numbers, arrays, true/false), otherwise as a string. Throws InputError.
+void apply_override(nlohmann::json& doc, const std::string& assignment);
+
+/// Turns a scene document into a Scene. Unknown keys are appended to `warnings` (one line each,
+/// naming the key); wrong types, out-of-range values and missing files throw InputError naming
+/// the key or file.
+Scene parse_scene(const nlohmann::json& doc, const std::string& source_dir,
+                  std::vector<std::string>& warnings);
+
+/// Reads a scene file, applies the overrides in order, parses it. Throws InputError.
+Scene load_scene(const std::string& path, const std::vector<std::string>& overrides,
+                 std::vector<std::string>& warnings);
+
+/// Vertex indices of the scene's pins (duplicates removed). Throws InputError for a pin that does
+/// not exist on the mesh (e.g. a column on an OBJ mesh or an index out of range).
+std::vector<int> resolve_pins(const Scene& scene);
+
+/// The simulation a scene describes.
+std::unique_ptr<Simulation> make_simulation(const Scene& scene);
+
+}  // namespace cloth

@@ -1,0 +1,100 @@
+#pragma once
+// Simulation: one cloth, its colliders, pins, the mouse grab and the chosen integrator, advanced
+// by a fixed step that does not depend on the display rate. Detects blow-ups (NaN/Inf or absurd
+// speeds), rolls back to the last good frame and reports them instead of crashing.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cloth/collider.hpp"
+#include "cloth/forces.hpp"
+#include "cloth/integrator.hpp"
+#include "cloth/model.hpp"
+#include "cloth/state.hpp"
+
+namespace cloth {
+
+struct SolverSettings {
+  std::string integrator = "verlet";
+  double dt = 1.0 / 60.0;  ///< fixed step, s
+  int substeps = 20;       ///< substeps per step
+};
+
+/// Throws InputError naming the field for NaN, non-positive or absurd dt / substeps.
+void validate_solver(const SolverSettings& solver);
+
+struct FrameReport {
+  int substeps = 0;
+  int contacts = 0;
+  bool recovered = false;  ///< the step blew up and was rolled back
+};
+
+class Simulation {
+ public:
+  /// Speed above which a cloth vertex is taken as blown up, m/s.
+  static constexpr double kRunawaySpeed = 500.0;
+
+  Simulation(ClothModel model, std::vector<Collider> colliders, std::vector<int> pinned_vertices,
+             SolverSettings solver, Vec3 gravity);
+
+  const ClothModel& model() const { return model_; }
+  const ClothState& state() const { return state_; }
+  const std::vector<Collider>& colliders() const { return colliders_; }
+  const SolverSettings& solver() const { return solver_; }
+  const Vec3& gravity() const { return gravity_; }
+
+  // Live parameter changes (sliders). Each validates and throws InputError on bad values.
+  void set_material(const SpringMaterial& material);
+  void set_solver(const SolverSettings& solver);
+  void set_gravity(const Vec3& gravity);
+
+  bool is_pinned(int vertex) const { return pinned_[vertex] != 0; }
+  /// Pins `vertex` where it is now, or releases it.
+  void set_pinned(int vertex, bool pinned);
+  int pinned_count() const;
+
+  /// Mouse grab: the vertex follows `target` (kinematically, speed-limited) until released.
+  void grab(int vertex, const Vec3& target);
+  void move_grab(const Vec3& target);
+  void release_grab() { grab_.reset(); }
+  const std::optional<Grab>& current_grab() const { return grab_; }
+
+  /// Advances by one fixed step solver().dt.
+  FrameReport step();
+  /// Back to the initial positions, zero velocity, the initial pins; settings are kept.
+  void reset();
+
+  double time() const { return time_; }            ///< s
+  std::int64_t steps() const { return steps_; }    ///< fixed steps taken
+  int instabilities() const { return instabilities_; }
+  const std::string& last_instability() const { return last_instability_; }
+  /// Increases whenever positions change (renderer upload flag).
+  std::uint64_t state_version() const { return state_version_; }
+
+  Energies energies() const { return compute_energies(model_, state_, gravity_); }
+
+ private:
+  ClothModel model_;
+  std::vector<Collider> colliders_;
+  SolverSettings solver_;
+  Vec3 gravity_;
+  std::unique_ptr<Integrator> integrator_;
+
+  ClothState initial_state_;
+  std::vector<std::uint8_t> initial_pinned_;
+  ClothState state_;
+  ClothState last_good_;
+  std::vector<std::uint8_t> pinned_;
+  std::vector<Vec3> pin_positions_;
+  std::optional<Grab> grab_;
+
+  double time_ = 0;
+  std::int64_t steps_ = 0;
+  int instabilities_ = 0;
+  std::string last_instability_;
+  std::uint64_t state_version_ = 0;
+};
+
+}  // namespace cloth

@@ -1,0 +1,30 @@
+#pragma once
+// Everything an integrator needs for one step, built once per step (cf. Box2D b2StepContext).
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "cloth/collider.hpp"
+#include "cloth/vec.hpp"
+
+namespace cloth {
+
+/// A vertex held by the mouse: moved kinematically towards `target`, at most max_speed fast.
+struct Grab {
+  int vertex = -1;
+  Vec3 target = Vec3::Zero();  ///< m
+  double max_speed = 20.0;     ///< m/s; keeps a fast mouse from teleporting the vertex
+};
+
+struct StepContext {
+  double dt = 1.0 / 60.0;                       ///< step, s (one frame of the fixed-rate clock)
+  int substeps = 1;                             ///< the integrator takes substeps of dt/substeps
+  Vec3 gravity = Vec3(0, -9.81, 0);             ///< m/s^2
+  double time = 0;                              ///< simulation time at the start of the step, s
+  const std::vector<std::uint8_t>* pinned = nullptr;  ///< 1 = vertex held at pin_positions
+  const std::vector<Vec3>* pin_positions = nullptr;   ///< m
+  const std::vector<Collider>* colliders = nullptr;
+  std::optional<Grab> grab;
+};
+
+}  // namespace cloth

@@ -1,0 +1,40 @@
+#include "cloth/picking.hpp"
+
+#include <cmath>
+
+namespace cloth {
+
+std::optional<PickHit> pick(const RestMesh& mesh, const ClothState& state, const Vec3& origin,
+                            const Vec3& direction) {
+  std::optional<PickHit> best;
+  // Moller-Trumbore: solve origin + t d = a + b1 (b - a) + b2 (c - a) for (t, b1, b2).
+  for (int t = 0; t < static_cast<int>(mesh.triangles.size()); ++t) {
+    const auto& tri = mesh.triangles[t];
+    const Vec3& a = state.x[tri[0]];
+    const Vec3 e1 = state.x[tri[1]] - a, e2 = state.x[tri[2]] - a;
+    const Vec3 p = direction.cross(e2);
+    const double det = e1.dot(p);
+    if (std::abs(det) < 1e-14) continue;  // ray parallel to the triangle
+    const double inv = 1.0 / det;
+    const Vec3 s = origin - a;
+    const double b1 = s.dot(p) * inv;
+    if (b1 < 0 || b1 > 1) continue;
+    const Vec3 q = s.cross(e1);
+    const double b2 = direction.dot(q) * inv;
+    if (b2 < 0 || b1 + b2 > 1) continue;
+    const double dist = e2.dot(q) * inv;
+    if (dist <= 0 || (best && dist >= best->distance)) continue;
+    PickHit hit;
+    hit.triangle = t;
+    hit.distance = dist;
+    hit.point = origin + dist * direction;
+    const double weights[3] = {1 - b1 - b2, b1, b2};
+    int k = 0;
+    for (int m = 1; m < 3; ++m) if (weights[m] > weights[k]) k = m;
+    hit.vertex = tri[k];
+    best = hit;
+  }
+  return best;
+}
+
+}  // namespace cloth

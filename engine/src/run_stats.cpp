@@ -1,0 +1,50 @@
+#include "cloth/run_stats.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+#include "cloth/error.hpp"
+
+namespace cloth {
+
+double RunStats::median_ms() const {
+  if (frame_ms_.empty()) return 0;
+  std::vector<double> sorted = frame_ms_;
+  const size_t mid = sorted.size() / 2;
+  std::nth_element(sorted.begin(), sorted.begin() + mid, sorted.end());
+  if (sorted.size() % 2 == 1) return sorted[mid];
+  return 0.5 * (sorted[mid] + *std::max_element(sorted.begin(), sorted.begin() + mid));
+}
+
+nlohmann::json RunStats::to_json(const Simulation& sim) const {
+  const Energies e = sim.energies();
+  nlohmann::json doc;
+  doc["frames"] = frames();
+  doc["ms_per_frame_median"] = median_ms();
+  doc["steps"] = sim.steps();
+  doc["substeps_per_step"] = sim.solver().substeps;
+  doc["dt"] = sim.solver().dt;
+  doc["sim_time"] = sim.time();
+  doc["integrator"] = sim.solver().integrator;
+  // Position Verlet solves no linear system: there is no CG iteration count to report.
+  doc["cg_iterations_mean"] = nullptr;
+  doc["instabilities"] = sim.instabilities();
+  doc["last_instability"] = sim.last_instability();
+  doc["max_edge_strain"] = max_structural_strain(sim.model(), sim.state());
+  doc["final_kinetic_energy"] = e.kinetic;
+  doc["final_potential_energy"] = e.gravitational + e.elastic;
+  doc["nan"] = !all_finite(sim.state());
+  doc["vertices"] = sim.model().vertex_count();
+  doc["springs"] = sim.model().springs.size();
+  doc["total_mass"] = sim.model().total_mass();
+  return doc;
+}
+
+void write_json(const std::string& path, const nlohmann::json& doc) {
+  std::ofstream out(path);
+  if (!out) throw InputError("cannot write " + path);
+  out << doc.dump(2) << '\n';
+  if (!out) throw InputError("error while writing " + path);
+}
+
+}  // namespace cloth

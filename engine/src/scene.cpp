@@ -1,0 +1,374 @@
+// Scene files (docs/scene-format.md). Parsing goes through `Fields`, which records every key it
+// reads so that the keys nobody read can be reported: a typo must not pass silently.
+#include "cloth/scene.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "cloth/error.hpp"
+
+namespace cloth {
+
+using nlohmann::json;
+
+namespace {
+
+std::string fmt(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// Typed, range-checked access to one JSON object; errors and warnings name the dotted key.
+class Fields {
+ public:
+  Fields(const json& obj, std::string path, std::vector<std::string>& warnings)
+      : obj_(obj), path_(std::move(path)), warnings_(warnings) {
+    if (!obj_.is_object()) throw InputError(where() + " must be an object");
+  }
+  Fields(const Fields&) = delete;
+  Fields& operator=(const Fields&) = delete;
+  // Reports keys that were never read.
+  ~Fields() {
+    for (const auto& [key, value] : obj_.items()) {
+      if (!used_.count(key)) warnings_.push_back("unknown key '" + join(key) + "' (ignored)");
+    }
+  }
+
+  bool has(const std::string& key) {
+    used_.insert(key);
+    return obj_.contains(key);
+  }
+  const json& at(const std::string& key) {
+    used_.insert(key);
+    return obj_.at(key);
+  }
+  std::string join(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  double number(const std::string& key, double fallback, double lo, double hi, const char* unit) {
+    if (!has(key)) return fallback;
+    const json& v = obj_.at(key);
+    if (!v.is_number()) throw InputError(join(key) + " must be a number (" + unit + ")");
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || d < lo || d > hi) {
+      throw InputError(join(key) + " must be in [" + fmt(lo) + ", " + fmt(hi) + "] " + unit +
+                       ", got " + fmt(d));
+    }
+    return d;
+  }
+  int integer(const std::string& key, int fallback, int lo, int hi) {
+    if (!has(key)) return fallback;
+    const json& v = obj_.at(key);
+    if (!v.is_number_integer()) throw InputError(join(key) + " must be an integer");
+    const auto i = v.get<long long>();
+    if (i < lo || i > hi) {
+      throw InputError(join(key) + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                       "], got " + std::to_string(i));
+    }
+    return static_cast<int>(i);
+  }
+  std::string string(const std::string& key, const std::string& fallback) {
+    if (!has(key)) return fallback;
+    const json& v = obj_.at(key);
+    if (!v.is_string()) throw InputError(join(key) + " must be a string");
+    return v.get<std::string>();
+  }
+  template <int N>
+  Eigen::Matrix<double, N, 1> vector(const std::string& key, const Eigen::Matrix<double, N, 1>& fallback,
+                                     double limit, const char* unit) {
+    if (!has(key)) return fallback;
+    const json& v = obj_.at(key);
+    if (!v.is_array() || v.size() != N) {
+      throw InputError(join(key) + " must be an array of " + std::to_string(N) + " numbers (" + unit + ")");
+    }
+    Eigen::Matrix<double, N, 1> out;
+    for (int k = 0; k < N; ++k) {
+      if (!v[k].is_number() || !std::isfinite(v[k].get<double>()) || std::abs(v[k].get<double>()) > limit) {
+        throw InputError(join(key) + " must hold finite numbers of magnitude at most " + fmt(limit) + " " + unit);
+      }
+      out[k] = v[k].get<double>();
+    }
+    return out;
+  }
+
+ private:
+  std::string where() const { return path_.empty() ? "the scene" : path_; }
+  const json& obj_;
+  std::string path_;
+  std::vector<std::string>& warnings_;
+  std::set<std::string> used_;
+};
+
+[[noreturn]] void not_yet(const std::string& key, const std::string& what) {
+  throw InputError(key + ": " + what + " is not supported yet");
+}
+
+constexpr double kMaxCoordinate = 1e4;  // m: scenes are room-sized
+
+RestMesh parse_mesh(const json& node, const std::string& source_dir, std::vector<std::string>& warnings) {
+  Fields f(node, "cloth.mesh", warnings);
+  const bool grid = f.has("grid"), obj = f.has("obj");
+  if (grid == obj) throw InputError("cloth.mesh needs exactly one of 'grid' or 'obj'");
+  if (obj) {
+    const json& path_node = f.at("obj");
+    if (!path_node.is_string()) throw InputError("cloth.mesh.obj must be a file path string");
+    std::filesystem::path path(path_node.get<std::string>());
+    if (path.is_relative()) path = std::filesystem::path(source_dir) / path;
+    return load_obj(path.string());
+  }
+  Fields g(f.at("grid"), "cloth.mesh.grid", warnings);
+  GridSpec spec;
+  const Vec2 size = g.vector<2>("size", Vec2(1, 1), 100.0, "m");
+  spec.width = size.x();
+  spec.height = size.y();
+  if (!(spec.width > 0 && spec.height > 0)) throw InputError("cloth.mesh.grid.size must be two positive lengths in m");
+  if (g.has("resolution")) {
+    const json& r = g.at("resolution");
+    if (!r.is_array() || r.size() != 2 || !r[0].is_number_integer() || !r[1].is_number_integer()) {
+      throw InputError("cloth.mesh.grid.resolution must be two integers (vertex counts)");
+    }
+    spec.nx = r[0].get<int>();
+    spec.ny = r[1].get<int>();
+    if (spec.nx < 2 || spec.ny < 2 || spec.nx > 1024 || spec.ny > 1024) {
+      throw InputError("cloth.mesh.grid.resolution must be between 2 and 1024 per side");
+    }
+  }
+  const std::string plane = g.string("plane", "xz");
+  if (plane == "xz") spec.plane = GridPlane::XZ;
+  else if (plane == "xy") spec.plane = GridPlane::XY;
+  else throw InputError("cloth.mesh.grid.plane must be \"xz\" (horizontal) or \"xy\" (vertical), got \"" + plane + "\"");
+  spec.center = g.vector<3>("center", Vec3(0, 1, 0), kMaxCoordinate, "m");
+  return make_grid(spec);
+}
+
+// Illustrative fabric values (areal density, moduli) of the right orders of magnitude for woven
+// cloth; issue 3 replaces them with the Kawabata-derived presets of seed 003.
+SpringMaterial preset(const std::string& name) {
+  SpringMaterial m;
+  if (name == "cotton") {
+    m.density = 0.15; m.stretch = 5000; m.shear = 50; m.bending = 1e-5; m.damping = 0.02;
+  } else if (name == "silk") {
+    m.density = 0.06; m.stretch = 2000; m.shear = 20; m.bending = 2e-6; m.damping = 0.01;
+  } else if (name == "denim") {
+    m.density = 0.40; m.stretch = 20000; m.shear = 500; m.bending = 1e-4; m.damping = 0.05;
+  } else {
+    throw InputError("cloth.material.preset: unknown preset \"" + name + "\" (cotton, silk, denim)");
+  }
+  return m;
+}
+
+SpringMaterial parse_material(const json& node, std::vector<std::string>& warnings) {
+  Fields f(node, "cloth.material", warnings);
+  SpringMaterial m = f.has("preset") ? preset(f.string("preset", "")) : SpringMaterial{};
+  m.density = f.number("density", m.density, 1e-4, 100, "kg/m^2");
+  m.stretch = f.number("stretch", m.stretch, 0, 1e8, "N/m");
+  m.shear = f.number("shear", m.shear, 0, 1e8, "N/m");
+  m.bending = f.number("bending", m.bending, 0, 10, "N*m");
+  m.damping = f.number("damping", m.damping, 0, 1e4, "N*s/m");
+  m.velocity_damping = f.number("velocity_damping", m.velocity_damping, 0, 1e3, "1/s");
+  if (f.has("rest_stretch")) not_yet("cloth.material.rest_stretch", "the Baraff-Witkin rest stretch (model baraff-witkin)");
+  return m;
+}
+
+std::vector<PinSpec> parse_pins(const json& node, std::vector<std::string>& warnings) {
+  if (!node.is_array()) throw InputError("cloth.pins must be an array");
+  std::vector<PinSpec> pins;
+  for (size_t k = 0; k < node.size(); ++k) {
+    const std::string key = "cloth.pins." + std::to_string(k);
+    Fields f(node[k], key, warnings);
+    PinSpec pin;
+    int kinds = 0;
+    if (f.has("corner")) {
+      ++kinds;
+      pin.kind = PinSpec::Kind::Corner;
+      pin.corner = f.string("corner", "");
+      if (pin.corner != "min-min" && pin.corner != "max-min" && pin.corner != "min-max" && pin.corner != "max-max") {
+        throw InputError(key + ".corner must be min-min, max-min, min-max or max-max, got \"" + pin.corner + "\"");
+      }
+    }
+    if (f.has("column")) { ++kinds; pin.kind = PinSpec::Kind::Column; pin.index = f.integer("column", 0, 0, 1 << 20); }
+    if (f.has("row")) { ++kinds; pin.kind = PinSpec::Kind::Row; pin.index = f.integer("row", 0, 0, 1 << 20); }
+    if (f.has("vertex")) { ++kinds; pin.kind = PinSpec::Kind::Vertex; pin.index = f.integer("vertex", 0, 0, 1 << 30); }
+    if (kinds != 1) throw InputError(key + " needs exactly one of corner, column, row, vertex");
+    pins.push_back(pin);
+  }
+  return pins;
+}
+
+Collider parse_collider(const json& node, const std::string& key, std::vector<std::string>& warnings) {
+  Fields f(node, key, warnings);
+  const std::string type = f.string("type", "");
+  Collider c;
+  if (type == "sphere") {
+    SphereShape s;
+    s.center = f.vector<3>("center", s.center, kMaxCoordinate, "m");
+    s.radius = f.number("radius", s.radius, 1e-4, 1e3, "m");
+    c.shape = s;
+  } else if (type == "plane") {
+    PlaneShape p;
+    p.point = f.vector<3>("point", p.point, kMaxCoordinate, "m");
+    const Vec3 n = f.vector<3>("normal", p.normal, 1e6, "");
+    if (n.norm() < 1e-9) throw InputError(key + ".normal must not be zero");
+    p.normal = n.normalized();
+    c.shape = p;
+  } else if (type == "cylinder" || type == "capsule" || type == "box" || type == "ellipsoid" || type == "mesh") {
+    not_yet(key + ".type", "collider type \"" + type + "\"");
+  } else {
+    throw InputError(key + ".type must be \"sphere\" or \"plane\", got \"" + type + "\"");
+  }
+  c.friction = f.number("friction", c.friction, 0, 10, "");
+  c.thickness = f.number("thickness", c.thickness, 0, 1, "m");
+  return c;
+}
+
+}  // namespace
+
+Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<std::string>& warnings) {
+  Fields top(doc, "", warnings);
+  Scene scene;
+  scene.source_dir = source_dir;
+  scene.name = top.string("name", scene.name);
+
+  if (!top.has("cloth")) throw InputError("the scene needs a 'cloth' object");
+  {
+    Fields c(top.at("cloth"), "cloth", warnings);
+    if (!c.has("mesh")) throw InputError("cloth.mesh is required (a grid or an obj path)");
+    scene.mesh = parse_mesh(c.at("mesh"), source_dir, warnings);
+    const std::string model = c.string("model", "springs");
+    if (model == "baraff-witkin" || model == "edge-area" || model == "feynman" || model == "breen") {
+      not_yet("cloth.model", "model \"" + model + "\"");
+    } else if (model != "springs") {
+      throw InputError("cloth.model must be one of springs, baraff-witkin, edge-area, feynman, breen; got \"" + model + "\"");
+    }
+    if (c.has("material")) scene.material = parse_material(c.at("material"), warnings);
+    if (c.has("pins")) scene.pins = parse_pins(c.at("pins"), warnings);
+  }
+  if (top.has("colliders")) {
+    const json& list = top.at("colliders");
+    if (!list.is_array()) throw InputError("colliders must be an array");
+    for (size_t k = 0; k < list.size(); ++k) {
+      scene.colliders.push_back(parse_collider(list[k], "colliders." + std::to_string(k), warnings));
+    }
+  }
+  if (top.has("forces")) {
+    Fields f(top.at("forces"), "forces", warnings);
+    scene.gravity = f.vector<3>("gravity", scene.gravity, 1000, "m/s^2");
+    if (f.has("wind")) not_yet("forces.wind", "wind");
+    if (f.has("drag")) not_yet("forces.drag", "air drag");
+  }
+  if (top.has("solver")) {
+    Fields f(top.at("solver"), "solver", warnings);
+    scene.solver.integrator = f.string("integrator", scene.solver.integrator);
+    scene.solver.dt = f.number("dt", scene.solver.dt, 1e-7, 1.0, "s");
+    scene.solver.substeps = f.integer("substeps", scene.solver.substeps, 1, 10000);
+    make_integrator(scene.solver.integrator);  // rejects unknown / not yet built names now
+  }
+  if (top.has("camera")) {
+    Fields f(top.at("camera"), "camera", warnings);
+    scene.camera.target = f.vector<3>("target", scene.camera.target, kMaxCoordinate, "m");
+    scene.camera.distance = f.number("distance", scene.camera.distance, 0.01, 1e4, "m");
+    scene.camera.yaw_deg = f.number("yaw_deg", scene.camera.yaw_deg, -360, 360, "deg");
+    scene.camera.pitch_deg = f.number("pitch_deg", scene.camera.pitch_deg, -89, 89, "deg");
+  }
+  return scene;
+}
+
+void apply_override(json& doc, const std::string& assignment) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw InputError("--set expects key=value with a dotted key, got \"" + assignment + "\"");
+  }
+  const std::string path = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) value = text;  // not JSON: take it as a plain string
+
+  json* node = &doc;
+  std::stringstream parts(path);
+  std::string part;
+  std::vector<std::string> keys;
+  while (std::getline(parts, part, '.')) {
+    if (part.empty()) throw InputError("--set " + path + ": empty key segment");
+    keys.push_back(part);
+  }
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const bool last = k + 1 == keys.size();
+    if (node->is_array()) {
+      const bool numeric = keys[k].find_first_not_of("0123456789") == std::string::npos;
+      if (!numeric || std::stoull(keys[k]) >= node->size()) {
+        throw InputError("--set " + path + ": '" + keys[k] + "' is not an index of the array");
+      }
+      json& child = (*node)[std::stoull(keys[k])];
+      if (last) child = value;
+      node = &child;
+    } else {
+      if (node->is_null()) *node = json::object();
+      if (!node->is_object()) throw InputError("--set " + path + ": '" + keys[k - 1] + "' is not an object");
+      json& child = (*node)[keys[k]];
+      if (last) child = value;
+      node = &child;
+    }
+  }
+}
+
+Scene load_scene(const std::string& path, const std::vector<std::string>& overrides,
+                 std::vector<std::string>& warnings) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot open scene file " + path);
+  json doc;
+  try {
+    doc = json::parse(in);
+  } catch (const json::parse_error& e) {
+    // nlohmann's message names the byte offset; keep it on one line.
+    std::string why = e.what();
+    throw InputError("scene " + path + " is not valid JSON: " + why);
+  }
+  for (const std::string& o : overrides) apply_override(doc, o);
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  return parse_scene(doc, dir.empty() ? "." : dir, warnings);
+}
+
+std::vector<int> resolve_pins(const Scene& scene) {
+  const RestMesh& mesh = scene.mesh;
+  std::set<int> vertices;
+  for (const PinSpec& pin : scene.pins) {
+    if (pin.kind == PinSpec::Kind::Vertex) {
+      if (pin.index >= mesh.vertex_count()) {
+        throw InputError("pin vertex " + std::to_string(pin.index) + " does not exist (mesh has " +
+                         std::to_string(mesh.vertex_count()) + " vertices)");
+      }
+      vertices.insert(pin.index);
+      continue;
+    }
+    if (!mesh.is_grid()) throw InputError("pins by corner, column or row need a grid mesh; use vertex pins for OBJ meshes");
+    const int nx = mesh.grid_nx, ny = mesh.grid_ny;
+    switch (pin.kind) {
+      case PinSpec::Kind::Corner: {
+        const int i = pin.corner.rfind("max", 0) == 0 ? nx - 1 : 0;
+        const int j = pin.corner.compare(pin.corner.size() - 3, 3, "max") == 0 ? ny - 1 : 0;
+        vertices.insert(mesh.grid_index(i, j));
+        break;
+      }
+      case PinSpec::Kind::Column:
+        if (pin.index >= nx) throw InputError("pin column " + std::to_string(pin.index) + " does not exist (grid has " + std::to_string(nx) + " columns)");
+        for (int j = 0; j < ny; ++j) vertices.insert(mesh.grid_index(pin.index, j));
+        break;
+      case PinSpec::Kind::Row:
+        if (pin.index >= ny) throw InputError("pin row " + std::to_string(pin.index) + " does not exist (grid has " + std::to_string(ny) + " rows)");
+        for (int i = 0; i < nx; ++i) vertices.insert(mesh.grid_index(i, pin.index));
+        break;
+      case PinSpec::Kind::Vertex: break;
+    }
+  }
+  return {vertices.begin(), vertices.end()};
+}
+
+std::unique_ptr<Simulation> make_simulation(const Scene& scene) {
+  return std::make_unique<Simulation>(build_model(scene.mesh, scene.material), scene.colliders,
+                                      resolve_pins(scene), scene.solver, scene.gravity);
+}
+
+}  // namespace cloth

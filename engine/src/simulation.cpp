@@ -1,0 +1,133 @@
+#include "cloth/simulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "cloth/error.hpp"
+
+namespace cloth {
+
+namespace {
+constexpr double kMaxDt = 1.0;          // s: a "step" longer than this is a typo
+constexpr int kMaxSubsteps = 10000;
+}  // namespace
+
+void validate_solver(const SolverSettings& solver) {
+  if (!std::isfinite(solver.dt) || solver.dt <= 0 || solver.dt > kMaxDt) {
+    throw InputError("solver.dt must be in (0, 1] s, got " + std::to_string(solver.dt));
+  }
+  if (solver.substeps < 1 || solver.substeps > kMaxSubsteps) {
+    throw InputError("solver.substeps must be in [1, " + std::to_string(kMaxSubsteps) + "], got " +
+                     std::to_string(solver.substeps));
+  }
+}
+
+Simulation::Simulation(ClothModel model, std::vector<Collider> colliders,
+                       std::vector<int> pinned_vertices, SolverSettings solver, Vec3 gravity)
+    : model_(std::move(model)), colliders_(std::move(colliders)), gravity_(Vec3::Zero()) {
+  set_solver(solver);
+  set_gravity(gravity);
+  const int n = model_.vertex_count();
+  initial_state_.x = model_.mesh.positions;
+  initial_state_.v.assign(n, Vec3::Zero());
+  initial_pinned_.assign(n, 0);
+  for (int v : pinned_vertices) {
+    if (v < 0 || v >= n) throw InputError("pin vertex " + std::to_string(v) + " out of range");
+    initial_pinned_[v] = 1;
+  }
+  reset();
+}
+
+void Simulation::set_material(const SpringMaterial& material) { cloth::set_material(model_, material); }
+
+void Simulation::set_solver(const SolverSettings& solver) {
+  validate_solver(solver);
+  if (!integrator_ || solver.integrator != solver_.integrator) {
+    integrator_ = make_integrator(solver.integrator);  // throws before anything changes
+  }
+  solver_ = solver;
+}
+
+void Simulation::set_gravity(const Vec3& gravity) {
+  if (!gravity.allFinite() || gravity.norm() > 1000.0) {
+    throw InputError("gravity must be finite and at most 1000 m/s^2");
+  }
+  gravity_ = gravity;
+}
+
+void Simulation::set_pinned(int vertex, bool pinned) {
+  if (vertex < 0 || vertex >= model_.vertex_count()) return;
+  pinned_[vertex] = pinned ? 1 : 0;
+  pin_positions_[vertex] = state_.x[vertex];
+  state_.v[vertex].setZero();
+  if (pinned && grab_ && grab_->vertex == vertex) grab_.reset();
+}
+
+int Simulation::pinned_count() const {
+  int count = 0;
+  for (auto p : pinned_) count += p;
+  return count;
+}
+
+void Simulation::grab(int vertex, const Vec3& target) {
+  if (vertex < 0 || vertex >= model_.vertex_count() || !target.allFinite()) return;
+  grab_ = Grab{vertex, target};
+}
+
+void Simulation::move_grab(const Vec3& target) {
+  if (grab_ && target.allFinite()) grab_->target = target;
+}
+
+FrameReport Simulation::step() {
+  StepContext ctx;
+  ctx.dt = solver_.dt;
+  ctx.substeps = solver_.substeps;
+  ctx.gravity = gravity_;
+  ctx.time = time_;
+  ctx.pinned = &pinned_;
+  ctx.pin_positions = &pin_positions_;
+  ctx.colliders = &colliders_;
+  ctx.grab = grab_;
+
+  last_good_ = state_;
+  const StepReport r = integrator_->step(state_, model_, ctx);
+  FrameReport report{r.substeps, r.contacts, false};
+
+  // Blow-up guard: NaN/Inf, or a speed no cloth reaches, means the step diverged (typically an
+  // explicit step too large for the stiffness). Roll back, stop the motion, and say so.
+  double max_speed = 0;
+  for (const Vec3& v : state_.v) max_speed = std::max(max_speed, v.norm());
+  const bool finite = all_finite(state_);
+  if (!finite || !(max_speed < kRunawaySpeed)) {
+    state_ = last_good_;
+    for (Vec3& v : state_.v) v.setZero();
+    ++instabilities_;
+    last_instability_ = "step at t=" + std::to_string(time_) + " s diverged (" +
+                        (finite ? "speed > " + std::to_string(int(kRunawaySpeed)) + " m/s" : std::string("NaN/Inf")) +
+                        ", dt=" + std::to_string(solver_.dt) + " s, " +
+                        std::to_string(solver_.substeps) +
+                        " substeps): rolled back; lower dt or stiffness, or add substeps";
+    report.recovered = true;
+  }
+  time_ += solver_.dt;
+  ++steps_;
+  ++state_version_;
+  return report;
+}
+
+void Simulation::reset() {
+  state_ = initial_state_;
+  pinned_ = initial_pinned_;
+  pin_positions_ = initial_state_.x;
+  grab_.reset();
+  time_ = 0;
+  steps_ = 0;
+  ++state_version_;
+}
+
+bool all_finite(const ClothState& s) {
+  return as_flat(s.x).allFinite() && as_flat(s.v).allFinite();
+}
+
+}  // namespace cloth

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every Debian package clothsim needs, and only those that are missing.
+# Idempotent: a second run with everything present calls no apt-get at all.
+# Usage: scripts/install-deps.sh            (build + run + test dependencies)
+set -euo pipefail
+
+packages=(
+  cmake g++ pkg-config make
+  libglfw3-dev python3-glad libimgui-dev libglm-dev libeigen3-dev libstb-dev
+  nlohmann-json3-dev libtinyobjloader-dev libcli11-dev
+  libgtest-dev libbenchmark-dev
+  ffmpeg xvfb xauth xdotool imagemagick libgl1-mesa-dri mesa-utils
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"
