@@ -2,16 +2,20 @@
 #include <string>
 
 #include "cloth/error.hpp"
-#include "cloth/integrator.hpp"
+#include "cloth/explicit_integrators.hpp"
+#include "cloth/implicit_euler.hpp"
 
 namespace cloth {
 
 std::unique_ptr<Integrator> make_integrator(const std::string& name) {
-  if (name == "verlet") return std::make_unique<VerletIntegrator>();
-  static const char* kPlanned[] = {"explicit-euler", "symplectic-euler", "rk4", "implicit", "xpbd",
-                                   "static"};
-  for (const char* planned : kPlanned) {
-    if (name == planned) throw InputError("integrator '" + name + "' is not supported yet (available: " + kIntegratorNames + ")");
+  using Method = ExplicitIntegrator::Method;
+  if (name == "verlet") return std::make_unique<ExplicitIntegrator>(Method::Verlet);
+  if (name == "explicit-euler") return std::make_unique<ExplicitIntegrator>(Method::ForwardEuler);
+  if (name == "symplectic-euler") return std::make_unique<ExplicitIntegrator>(Method::SymplecticEuler);
+  if (name == "rk4") return std::make_unique<ExplicitIntegrator>(Method::Rk4);
+  if (name == "implicit") return std::make_unique<ImplicitEulerIntegrator>();
+  if (name == "xpbd" || name == "static") {
+    throw InputError("integrator '" + name + "' is not supported yet (available: " + kIntegratorNames + ")");
   }
   throw InputError("unknown integrator '" + name + "' (available: " + kIntegratorNames + ")");
 }

@@ -26,8 +26,9 @@ nlohmann::json RunStats::to_json(const Simulation& sim) const {
   doc["dt"] = sim.solver().dt;
   doc["sim_time"] = sim.time();
   doc["integrator"] = sim.solver().integrator;
-  // Position Verlet solves no linear system: there is no CG iteration count to report.
-  doc["cg_iterations_mean"] = nullptr;
+  // Explicit integrators solve no linear system: then there is no CG count to report (null).
+  const double cg = sim.mean_solver_iterations();
+  doc["cg_iterations_mean"] = cg >= 0 ? nlohmann::json(cg) : nlohmann::json(nullptr);
   doc["instabilities"] = sim.instabilities();
   doc["last_instability"] = sim.last_instability();
   doc["max_edge_strain"] = max_structural_strain(sim.model(), sim.state());

@@ -17,6 +17,12 @@ void validate_solver(const SolverSettings& solver) {
   if (!std::isfinite(solver.dt) || solver.dt <= 0 || solver.dt > kMaxDt) {
     throw InputError("solver.dt must be in (0, 1] s, got " + std::to_string(solver.dt));
   }
+  if (!std::isfinite(solver.tolerance) || solver.tolerance <= 0 || solver.tolerance >= 1) {
+    throw InputError("solver.tolerance must be in (0, 1), got " + std::to_string(solver.tolerance));
+  }
+  if (solver.max_iterations < 1 || solver.max_iterations > 100000) {
+    throw InputError("solver.max_iterations must be in [1, 100000], got " + std::to_string(solver.max_iterations));
+  }
   if (solver.substeps < 1 || solver.substeps > kMaxSubsteps) {
     throw InputError("solver.substeps must be in [1, " + std::to_string(kMaxSubsteps) + "], got " +
                      std::to_string(solver.substeps));
@@ -89,10 +95,17 @@ FrameReport Simulation::step() {
   ctx.pin_positions = &pin_positions_;
   ctx.colliders = &colliders_;
   ctx.grab = grab_;
+  ctx.pcg.tolerance = solver_.tolerance;
+  ctx.pcg.max_iterations = solver_.max_iterations;
+  ctx.direct_solve = solver_.direct_solve;
 
   last_good_ = state_;
   const StepReport r = integrator_->step(state_, model_, ctx);
-  FrameReport report{r.substeps, r.contacts, false};
+  FrameReport report{r.substeps, r.contacts, r.solver_iterations, r.solver_residual, false};
+  if (solver_.integrator == "implicit" && !solver_.direct_solve) {
+    solver_iterations_ += r.solver_iterations;
+    solves_ += r.substeps;
+  }
 
   // Blow-up guard: NaN/Inf, or a speed no cloth reaches, means the step diverged (typically an
   // explicit step too large for the stiffness). Roll back, stop the motion, and say so.

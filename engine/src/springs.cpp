@@ -92,6 +92,27 @@ Vec3 spring_force_on_i(const Spring& s, const Vec3& xi, const Vec3& xj, const Ve
   return -(s.k * extension + s.kd * closing_speed) * dir;
 }
 
+SpringJacobian spring_jacobian(const Spring& s, const Vec3& xi, const Vec3& xj,
+                              bool clamp_compression) {
+  const Vec3 d = xi - xj;
+  const double len = d.norm();
+  SpringJacobian jac;
+  if (len < 1e-12) {
+    // Coincident ends: no direction. Use the isotropic limit of the axial stiffness so the
+    // implicit system stays well posed.
+    jac.dfdx = -s.k * Eigen::Matrix3d::Identity();
+    jac.dfdv = -s.kd / 3.0 * Eigen::Matrix3d::Identity();
+    return jac;
+  }
+  const Vec3 dir = d / len;
+  const Eigen::Matrix3d axial = dir * dir.transpose();
+  double transverse = 1.0 - s.rest / len;
+  if (clamp_compression) transverse = std::max(transverse, 0.0);
+  jac.dfdx = -s.k * (axial + transverse * (Eigen::Matrix3d::Identity() - axial));
+  jac.dfdv = -s.kd * axial;
+  return jac;
+}
+
 double spring_energy(const Spring& s, const Vec3& xi, const Vec3& xj) {
   const double e = (xi - xj).norm() - s.rest;
   return 0.5 * s.k * e * e;

@@ -4,6 +4,8 @@
 
 #include <random>
 
+#include <Eigen/Eigenvalues>
+
 #include "cloth/springs.hpp"
 
 namespace cloth {
@@ -38,6 +40,59 @@ TEST(Spring, ForceIsMinusEnergyGradientByFiniteDifferences) {
     }
     EXPECT_LT(best_rel, 1e-6) << "trial " << trial;
   }
+}
+
+TEST(Spring, JacobiansMatchFiniteDifferencesOfTheForce) {
+  std::mt19937 rng(3);
+  for (int trial = 0; trial < 50; ++trial) {
+    Spring s;
+    s.rest = 0.05 + 0.1 * std::uniform_real_distribution<double>(0, 1)(rng);
+    s.k = 100 + 1000 * std::uniform_real_distribution<double>(0, 1)(rng);
+    s.kd = 0.5;
+    // Half the trials compressed, half stretched; a few nearly coincident.
+    const Vec3 xj = random_vec(rng, 0.1);
+    const double len = s.rest * (trial % 2 ? 1.5 : 0.6) * (trial % 10 == 0 ? 0.01 : 1.0);
+    const Vec3 xi = xj + len * random_vec(rng, 1).normalized();
+    const Vec3 vi = random_vec(rng, 1), vj = random_vec(rng, 1);
+    const SpringJacobian jac = spring_jacobian(s, xi, xj, /*clamp_compression=*/false);
+    EXPECT_TRUE(jac.dfdx.isApprox(jac.dfdx.transpose(), 1e-12));
+    double best_x = 1e9, best_v = 1e9;
+    for (double eps = 1e-4 * len; eps >= 1e-8 * len; eps /= 10) {
+      Eigen::Matrix3d fd_x, fd_v;
+      for (int k = 0; k < 3; ++k) {
+        Vec3 p = xi, m = xi;
+        p[k] += eps;
+        m[k] -= eps;
+        // Elastic part only (kd = 0): the damping force's x-dependence is dropped by design.
+        Spring elastic = s;
+        elastic.kd = 0;
+        fd_x.col(k) = (spring_force_on_i(elastic, p, xj, vi, vj) - spring_force_on_i(elastic, m, xj, vi, vj)) / (2 * eps);
+        Vec3 vp = vi, vm = vi;
+        vp[k] += eps;
+        vm[k] -= eps;
+        fd_v.col(k) = (spring_force_on_i(s, xi, xj, vp, vj) - spring_force_on_i(s, xi, xj, vm, vj)) / (2 * eps);
+      }
+      best_x = std::min(best_x, (fd_x - jac.dfdx).norm() / jac.dfdx.norm());
+      best_v = std::min(best_v, (fd_v - jac.dfdv).norm() / jac.dfdv.norm());
+    }
+    EXPECT_LT(best_x, 1e-6) << "trial " << trial;
+    EXPECT_LT(best_v, 1e-6) << "trial " << trial;
+  }
+}
+
+TEST(Spring, ClampedJacobianIsNegativeSemidefiniteWhenCompressed) {
+  Spring s;
+  s.rest = 1.0;
+  s.k = 50;
+  const SpringJacobian exact = spring_jacobian(s, Vec3(0.5, 0, 0), Vec3::Zero(), false);
+  const SpringJacobian clamped = spring_jacobian(s, Vec3(0.5, 0, 0), Vec3::Zero(), true);
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> e1(exact.dfdx), e2(clamped.dfdx);
+  EXPECT_GT(e1.eigenvalues().maxCoeff(), 1.0) << "compressed exact stiffness is indefinite";
+  EXPECT_LE(e2.eigenvalues().maxCoeff(), 1e-12);
+  // Stretched: clamping changes nothing.
+  const SpringJacobian a = spring_jacobian(s, Vec3(1.5, 0.2, 0), Vec3::Zero(), false);
+  const SpringJacobian b = spring_jacobian(s, Vec3(1.5, 0.2, 0), Vec3::Zero(), true);
+  EXPECT_TRUE(a.dfdx.isApprox(b.dfdx));
 }
 
 TEST(Spring, RestLengthGivesZeroForceAndStretchPullsTogether) {

@@ -10,8 +10,10 @@
 namespace cloth {
 
 struct StepReport {
-  int substeps = 0;  ///< substeps actually taken
-  int contacts = 0;  ///< vertex-collider contacts resolved in the last substep
+  int substeps = 0;          ///< substeps actually taken
+  int contacts = 0;          ///< vertex-collider contacts resolved in the last substep
+  int solver_iterations = 0; ///< CG iterations summed over substeps (implicit only)
+  double solver_residual = 0;///< relative residual of the last solve (implicit only)
 };
 
 class Integrator {
@@ -22,18 +24,9 @@ class Integrator {
   virtual StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) = 0;
 };
 
-/// Position Verlet of seed 002 section 6, x_{n+1} = 2 x_n - x_{n-1} + a dt^2, with substeps.
-class VerletIntegrator final : public Integrator {
- public:
-  const char* name() const override { return "verlet"; }
-  StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) override;
-
- private:
-  std::vector<Vec3> force_;  ///< scratch, reused between steps
-};
-
 /// Names accepted by make_integrator, for messages.
-inline constexpr const char* kIntegratorNames = "verlet";
+inline constexpr const char* kIntegratorNames =
+    "verlet, explicit-euler, symplectic-euler, rk4, implicit";
 
 /// Creates an integrator by name; throws InputError for names that are unknown or not built yet.
 std::unique_ptr<Integrator> make_integrator(const std::string& name);

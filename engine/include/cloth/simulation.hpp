@@ -18,8 +18,11 @@ namespace cloth {
 
 struct SolverSettings {
   std::string integrator = "verlet";
-  double dt = 1.0 / 60.0;  ///< fixed step, s
-  int substeps = 20;       ///< substeps per step
+  double dt = 1.0 / 60.0;     ///< fixed step, s
+  int substeps = 20;          ///< substeps per step
+  double tolerance = 1e-6;    ///< implicit: modified-PCG relative tolerance (B&W sec. 5.3 epsilon)
+  int max_iterations = 500;   ///< implicit: CG iteration cap per solve
+  bool direct_solve = false;  ///< implicit: reference direct (LDLT) solve instead of PCG
 };
 
 /// Throws InputError naming the field for NaN, non-positive or absurd dt / substeps.
@@ -28,7 +31,9 @@ void validate_solver(const SolverSettings& solver);
 struct FrameReport {
   int substeps = 0;
   int contacts = 0;
-  bool recovered = false;  ///< the step blew up and was rolled back
+  int solver_iterations = 0;  ///< CG iterations in this step (implicit only)
+  double solver_residual = 0; ///< relative residual of the last solve (implicit only)
+  bool recovered = false;     ///< the step blew up and was rolled back
 };
 
 class Simulation {
@@ -69,6 +74,10 @@ class Simulation {
   double time() const { return time_; }            ///< s
   std::int64_t steps() const { return steps_; }    ///< fixed steps taken
   int instabilities() const { return instabilities_; }
+  /// Mean CG iterations per linear solve since the start, or -1 if no solve was made.
+  double mean_solver_iterations() const {
+    return solves_ > 0 ? static_cast<double>(solver_iterations_) / solves_ : -1.0;
+  }
   const std::string& last_instability() const { return last_instability_; }
   /// Increases whenever positions change (renderer upload flag).
   std::uint64_t state_version() const { return state_version_; }
@@ -93,6 +102,8 @@ class Simulation {
   double time_ = 0;
   std::int64_t steps_ = 0;
   int instabilities_ = 0;
+  std::int64_t solver_iterations_ = 0;  ///< summed over all implicit solves
+  std::int64_t solves_ = 0;
   std::string last_instability_;
   std::uint64_t state_version_ = 0;
 };

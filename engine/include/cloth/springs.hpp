@@ -39,4 +39,18 @@ Vec3 spring_force_on_i(const Spring& s, const Vec3& xi, const Vec3& xj, const Ve
 /// Elastic energy k/2 (|x_i - x_j| - rest)^2, J.
 double spring_energy(const Spring& s, const Vec3& xi, const Vec3& xj);
 
+/// Force derivatives of one spring. Both are the (i, i) block; by symmetry of the stencil the
+/// (j, j) block is the same and the (i, j), (j, i) blocks are their negatives.
+struct SpringJacobian {
+  Eigen::Matrix3d dfdx;  ///< ∂f_i/∂x_i of the elastic force, N/m (symmetric)
+  Eigen::Matrix3d dfdv;  ///< ∂f_i/∂v_i of the damping force, N*s/m (symmetric, negative semidefinite)
+};
+
+/// dfdx = -k [d d^T + (1 - rest/l)(I - d d^T)], dfdv = -kd d d^T, with d the unit axis, l the length.
+/// With `clamp_compression` the transverse term (1 - rest/l), negative when the spring is
+/// compressed, is clamped at 0: the matrix is then negative semidefinite, which keeps the implicit
+/// system positive definite (the usual fix, cf. Choi & Ko 2002). The damping force's dependence on
+/// x is dropped, as Baraff-Witkin advise for damping terms (seed 001 section 4.5).
+SpringJacobian spring_jacobian(const Spring& s, const Vec3& xi, const Vec3& xj, bool clamp_compression);
+
 }  // namespace cloth

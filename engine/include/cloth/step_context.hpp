@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cloth/collider.hpp"
+#include "cloth/constrained_solve.hpp"
 #include "cloth/vec.hpp"
 
 namespace cloth {
@@ -25,6 +26,8 @@ struct StepContext {
   const std::vector<Vec3>* pin_positions = nullptr;   ///< m
   const std::vector<Collider>* colliders = nullptr;
   std::optional<Grab> grab;
+  PcgSettings pcg;            ///< implicit integrator: CG tolerance and iteration cap
+  bool direct_solve = false;  ///< implicit integrator: Eigen LDLT instead of the modified PCG
 };
 
 }  // namespace cloth

@@ -1,0 +1,29 @@
+#pragma once
+// Baraff-Witkin implicit integration (seed 001): backward Euler linearised once (one Newton
+// step, eq. 6), solved in its symmetric form eq. 15/16 with the modified PCG of section 5.3;
+// pins, the mouse grab and solid contacts are velocity constraints (S_i, z_i of section 5.1), and
+// contacts are also pushed out by position alteration y (eq. 17-18).
+#include <vector>
+
+#include "cloth/block_sparse.hpp"
+#include "cloth/constrained_solve.hpp"
+#include "cloth/integrator.hpp"
+
+namespace cloth {
+
+class ImplicitEulerIntegrator final : public Integrator {
+ public:
+  const char* name() const override { return "implicit"; }
+  StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) override;
+
+ private:
+  /// Builds the constraints of one substep and the position alteration y.
+  void gather_constraints(const ClothState& state, const StepContext& ctx, double h);
+
+  std::vector<std::pair<int, int>> pattern_pairs_;  ///< pattern the matrices were built for
+  BlockSparseMatrix dfdx_, dfdv_, A_;
+  VertexConstraints constraints_;
+  std::vector<Vec3> f_, b_, dv_, y_, scratch_;
+};
+
+}  // namespace cloth

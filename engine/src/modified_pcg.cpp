@@ -1,0 +1,106 @@
+// Baraff-Witkin section 5.3, "modified-pcg", line numbers of the paper's listing in comments.
+#include <cmath>
+
+#include "cloth/constrained_solve.hpp"
+
+namespace cloth {
+
+void VertexConstraints::constrain_direction(int i, const Vec3& p, double dv_along) {
+  S[i] -= p * p.transpose();
+  z[i] += dv_along * p;
+}
+
+namespace {
+
+double dot(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  double sum = 0;
+  for (size_t i = 0; i < a.size(); ++i) sum += a[i].dot(b[i]);
+  return sum;
+}
+
+// filter(a): a_i <- S_i a_i (eq. 13 without the 1/m_i scaling).
+void filter(const VertexConstraints& c, std::vector<Vec3>& a) {
+  for (size_t i = 0; i < a.size(); ++i) a[i] = c.S[i] * a[i];
+}
+
+}  // namespace
+
+SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
+                         const VertexConstraints& c, const PcgSettings& settings,
+                         std::vector<Vec3>& dv) {
+  const int n = A.blocks();
+  // Jacobi preconditioner. The paper writes P_ii = 1/A_ii and then s = P^-1 r; read literally that
+  // multiplies by A_ii. What is meant (and what converges) is s = r / A_ii with
+  // delta_0 = b^T diag(A)^-1 b, the standard PCG with preconditioner diag(A).
+  std::vector<Vec3> inv_diag(n);
+  for (int i = 0; i < n; ++i) inv_diag[i] = A.diagonal(i).diagonal().cwiseInverse();
+  auto precondition = [&](const std::vector<Vec3>& in, std::vector<Vec3>& out) {
+    out.resize(n);
+    for (int i = 0; i < n; ++i) out[i] = inv_diag[i].cwiseProduct(in[i]);
+  };
+
+  SolveReport report;
+  dv = c.z;                                  // line 2: establishes the invariant
+  std::vector<Vec3> fb = b, tmp, r(n), s, q;
+  filter(c, fb);
+  precondition(fb, tmp);
+  const double delta0 = dot(fb, tmp);        // line 3
+  A.multiply(dv, tmp);
+  for (int i = 0; i < n; ++i) r[i] = b[i] - tmp[i];
+  filter(c, r);                              // line 4
+  std::vector<Vec3> cdir;
+  precondition(r, cdir);
+  filter(c, cdir);                           // line 5
+  double delta_new = dot(r, cdir);           // line 6
+  const double eps2 = settings.tolerance * settings.tolerance;
+  while (delta_new > eps2 * delta0 && report.iterations < settings.max_iterations) {  // line 7
+    A.multiply(cdir, q);
+    filter(c, q);                            // line 8
+    const double alpha = delta_new / dot(cdir, q);  // line 9
+    for (int i = 0; i < n; ++i) {
+      dv[i] += alpha * cdir[i];              // line 10
+      r[i] -= alpha * q[i];                  // line 11
+    }
+    precondition(r, s);                      // line 12
+    const double delta_old = delta_new;      // line 13
+    delta_new = dot(r, s);                   // line 14
+    for (int i = 0; i < n; ++i) cdir[i] = s[i] + (delta_new / delta_old) * cdir[i];
+    filter(c, cdir);                         // line 15
+    ++report.iterations;
+  }
+  report.converged = delta_new <= eps2 * delta0;
+  report.relative_residual = delta0 > 0 ? std::sqrt(std::max(delta_new, 0.0) / delta0) : 0.0;
+  return report;
+}
+
+SolveReport constrained_direct_solve(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
+                                     const VertexConstraints& c, std::vector<Vec3>& dv) {
+  const int n = A.blocks();
+  std::vector<Eigen::Triplet<double>> st, ct;
+  for (int i = 0; i < n; ++i) {
+    const Eigen::Matrix3d complement = Eigen::Matrix3d::Identity() - c.S[i];
+    for (int r = 0; r < 3; ++r) {
+      for (int k = 0; k < 3; ++k) {
+        if (c.S[i](r, k) != 0) st.emplace_back(3 * i + r, 3 * i + k, c.S[i](r, k));
+        if (complement(r, k) != 0) ct.emplace_back(3 * i + r, 3 * i + k, complement(r, k));
+      }
+    }
+  }
+  Eigen::SparseMatrix<double> S(3 * n, 3 * n), C(3 * n, 3 * n);
+  S.setFromTriplets(st.begin(), st.end());
+  C.setFromTriplets(ct.begin(), ct.end());
+  const Eigen::SparseMatrix<double> a = A.to_eigen();
+  const Eigen::SparseMatrix<double> system = Eigen::SparseMatrix<double>(S * a * S) + C;
+  const Eigen::VectorXd z = as_flat(c.z);
+  const Eigen::VectorXd rhs = S * (as_flat(b) - a * z);
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(system);
+  SolveReport report;
+  if (ldlt.info() != Eigen::Success) return report;
+  const Eigen::VectorXd u = ldlt.solve(rhs);
+  dv.resize(n);
+  as_flat(dv) = z + S * u;
+  report.converged = ldlt.info() == Eigen::Success;
+  return report;
+}
+
+}  // namespace cloth

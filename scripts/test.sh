@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Command 2 of the README: install what is missing, build with tests, run the whole suite (ctest),
+# including the app's end-to-end tests under Xvfb.
+#   scripts/test.sh              Release build in build/
+#   scripts/test.sh --sanitize   Debug build with AddressSanitizer + UBSan in build-asan/
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+build=build
+config=(-DCMAKE_BUILD_TYPE=Release -DCLOTHSIM_SANITIZE=OFF)
+if [ "${1:-}" = "--sanitize" ]; then
+  build=build-asan
+  config=(-DCMAKE_BUILD_TYPE=Debug -DCLOTHSIM_SANITIZE=ON)
+fi
+
+scripts/install-deps.sh
+cmake -S . -B "$build" "${config[@]}" -DCLOTHSIM_BUILD_TESTS=ON >/dev/null
+cmake --build "$build" -j"$(nproc)"
+cd "$build"
+ctest --output-on-failure --timeout 600

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# End-to-end test of the real app under Xvfb: grab the free corner of a hanging cloth with the
+# mouse (xdotool), drag it ~200 px right and up, and check from the app's --stats JSON that the
+# grabbed vertex is that corner and that it followed the cursor; check the exit screenshot.
+#
+# usage: drag_corner_test.sh PATH/TO/clothsim REPO_ROOT
+# needs: Xvfb, xdotool, python3 (standard library only)
+set -euo pipefail
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 PATH/TO/clothsim REPO_ROOT" >&2
+  exit 2
+fi
+bin=$(realpath "$1")
+root=$(realpath "$2")
+here="$root/tests/app"
+for tool in Xvfb xdotool python3; do
+  command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/clothsim-drag.XXXXXX")
+xvfb_pid=""
+app_pid=""
+cleanup() {
+  local rc=$?
+  [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
+  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+  if [ $rc -eq 0 ]; then rm -rf "$tmp"; else echo "drag_corner_test: files kept in $tmp" >&2; fi
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  if [ -s "$tmp/app.log" ]; then echo "--- app output:" >&2; cat "$tmp/app.log" >&2; fi
+  exit 1
+}
+
+# Our own X server. -displayfd lets Xvfb pick a free display number itself (no race with other
+# tests that also look for one) and tell us which.
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$tmp/display" >"$tmp/xvfb.log" 2>&1 &
+xvfb_pid=$!
+for _ in $(seq 100); do
+  [ -s "$tmp/display" ] && break
+  kill -0 "$xvfb_pid" 2>/dev/null || fail "Xvfb did not start: $(cat "$tmp/xvfb.log")"
+  sleep 0.1
+done
+[ -s "$tmp/display" ] || fail "Xvfb did not report a display"
+export DISPLAY=":$(head -n1 "$tmp/display")"
+echo "drag_corner_test: Xvfb on $DISPLAY"
+
+"$bin" --scene "$here/drag_scene.json" --window 1024x768 --stats "$tmp/stats.json" \
+  --quit-after-frames 600 --screenshot "$tmp/shot.png" >"$tmp/app.log" 2>&1 &
+app_pid=$!
+
+# Prints "x y" (integer screen px) of a grid corner from the stats file, or nothing yet.
+corner_px() {
+  python3 - "$tmp/stats.json" "$1" <<'PY' 2>/dev/null || true
+import json, sys
+try:
+    c = json.load(open(sys.argv[1]))["app"]["corner_screen_px"][sys.argv[2]]
+    print(round(c[0]), round(c[1]))
+except Exception:
+    pass
+PY
+}
+
+# Wait for the app to publish the corner, then for the hanging cloth to settle (the corner
+# stays within 3 px over two stats refreshes), so the cursor lands where the corner really is.
+prev=""
+settled=""
+for i in $(seq 80); do
+  kill -0 "$app_pid" 2>/dev/null || fail "clothsim exited early"
+  cur=$(corner_px max-max)
+  if [ -n "$cur" ] && [ -n "$prev" ]; then
+    read -r px py <<<"$prev"
+    read -r cx cy <<<"$cur"
+    if [ $(( (cx - px) * (cx - px) + (cy - py) * (cy - py) )) -le 9 ] && [ "$i" -ge 6 ]; then
+      settled=1
+      break
+    fi
+  fi
+  prev=$cur
+  sleep 0.5
+done
+[ -n "$cur" ] || fail "stats file never showed app.corner_screen_px.max-max"
+[ -n "$settled" ] || echo "drag_corner_test: corner still moving after 40 s, dragging anyway"
+read -r x y <<<"$cur"
+echo "drag_corner_test: max-max corner on screen at ($x, $y)"
+
+# ~200 px right and up in 8 steps, kept inside the 1024x768 window.
+read -r tx ty < <(python3 -c "print(min($x + 200, 1000), max($y - 200, 24))")
+xdotool mousemove --sync "$x" "$y"
+sleep 0.3
+xdotool mousedown 1
+sleep 0.3
+for k in 1 2 3 4 5 6 7 8; do
+  xdotool mousemove "$((x + (tx - x) * k / 8))" "$((y + (ty - y) * k / 8))"
+  sleep 0.12
+done
+sleep 1.5  # hold: let the vertex catch up with the cursor
+xdotool mouseup 1
+echo "drag_corner_test: dragged to ($tx, $ty) and released"
+
+# quit-after-frames ends the app by itself; allow a slow software renderer plenty of time.
+for _ in $(seq 240); do
+  kill -0 "$app_pid" 2>/dev/null || break
+  sleep 0.5
+done
+if kill -0 "$app_pid" 2>/dev/null; then fail "clothsim did not quit after 600 frames"; fi
+set +e
+wait "$app_pid"
+app_rc=$?
+set -e
+app_pid=""
+[ "$app_rc" -eq 0 ] || fail "clothsim exited with status $app_rc"
+
+python3 - "$tmp/stats.json" <<'PY' || fail "grab check failed"
+import json, math, sys
+doc = json.load(open(sys.argv[1]))
+app = doc["app"]
+log = app["grab_log"]
+if not log:
+    sys.exit("FAIL: grab_log is empty: the press on the corner did not grab the cloth")
+g = log[0]
+nx, ny = app["grid"]
+v = g["vertex"]
+i, j = v % nx, v // nx
+if abs(i - (nx - 1)) > 1 or abs(j - (ny - 1)) > 1:
+    sys.exit(f"FAIL: grabbed vertex {v} = ({i}, {j}) is not the max-max corner ({nx - 1}, {ny - 1}) or next to it")
+start, target, pos = g["start"], g["last_target"], g["position"]
+drag = math.dist(start, target)
+moved = math.dist(start, pos)
+miss = math.dist(pos, target)
+print(f"grab: vertex {v} ({i},{j}), drag {drag:.3f} m, moved {moved:.3f} m, {miss:.3f} m from the target")
+if moved <= 0.1:
+    sys.exit(f"FAIL: the grabbed vertex moved only {moved:.3f} m (want > 0.1 m)")
+if miss >= 0.4 * drag:
+    sys.exit(f"FAIL: the grabbed vertex ended {miss:.3f} m from the cursor target, >= 40% of the {drag:.3f} m drag")
+PY
+
+[ -f "$tmp/shot.png" ] || fail "no screenshot written"
+python3 "$here/png_check.py" "$tmp/shot.png" 1024 768 || fail "screenshot check failed"
+echo "PASS: drag_corner_test"

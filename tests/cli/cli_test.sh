@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The headless CLI contract (DESIGN.md "Headless contract"):
+#  - every kind of bad input gives exactly one stderr line "clothsim: error: ..." and exit code 2,
+#    never a crash or a signal;
+#  - an unknown key gives a warning naming it and the run goes on;
+#  - a good run writes the OBJ (vertices in order, pinned corners exactly where they started)
+#    and the stats JSON with the documented fields.
+# Usage: cli_test.sh PATH/TO/clothsim REPO_ROOT
+set -uo pipefail
+app="$1"
+root="$2"
+scene="$root/assets/scenes/default.json"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+expect_error() {  # name, expected text in the message, clothsim args...
+  local name="$1" expect="$2"
+  shift 2
+  "$app" --headless --frames 2 "$@" >"$tmp/out" 2>"$tmp/err"
+  local code=$?
+  local lines
+  lines=$(wc -l <"$tmp/err")
+  if [ "$code" -ne 2 ]; then fail "$name: exit code $code, want 2 ($(head -c 300 "$tmp/err"))"; return; fi
+  if [ "$lines" -ne 1 ]; then fail "$name: $lines stderr lines, want 1: $(cat "$tmp/err")"; return; fi
+  if ! grep -q '^clothsim: error: ' "$tmp/err"; then fail "$name: no 'clothsim: error:' prefix: $(cat "$tmp/err")"; return; fi
+  if ! grep -qF -- "$expect" "$tmp/err"; then fail "$name: message lacks '$expect': $(cat "$tmp/err")"; return; fi
+  echo "ok: $name -> $(cat "$tmp/err")"
+}
+
+printf '{"cloth": {"mesh": ' >"$tmp/truncated.json"
+cat >"$tmp/degenerate.json" <<JSON
+{"cloth": {"mesh": {"obj": "$root/tests/data/degenerate.obj"}}}
+JSON
+
+expect_error "missing scene" "no_such_scene.json" --scene "$tmp/no_such_scene.json"
+expect_error "malformed JSON" "not valid JSON" --scene "$tmp/truncated.json"
+expect_error "wrong type" "cloth.material.density" --scene "$scene" --set 'cloth.material.density="heavy"'
+expect_error "NaN value" "cloth.material.stretch" --scene "$scene" --set cloth.material.stretch=NaN
+expect_error "absurd dt" "solver.dt" --scene "$scene" --set solver.dt=100
+expect_error "negative resolution" "resolution" --scene "$scene" --set 'cloth.mesh.grid.resolution=[-3,4]'
+expect_error "missing mesh file" "nope.obj" --scene "$scene" --set 'cloth.mesh={"obj":"nope.obj"}'
+expect_error "degenerate mesh" "degenerate" --scene "$tmp/degenerate.json"
+expect_error "unknown integrator" "warp" --scene "$scene" --integrator warp
+expect_error "bad --set" "key=value" --scene "$scene" --set justakey
+expect_error "unwritable export" "/nonexistent_dir/x.obj" --scene "$scene" --export-obj /nonexistent_dir/x.obj
+
+# Unknown key: a warning naming it, and the run still succeeds.
+"$app" --headless --frames 2 --scene "$scene" --set cloth.material.stiffnes=3 >"$tmp/out" 2>"$tmp/err"
+code=$?
+if [ "$code" -ne 0 ] || ! grep -q "warning: .*cloth.material.stiffnes" "$tmp/err"; then
+  fail "unknown key: exit $code, stderr: $(cat "$tmp/err")"
+else
+  echo "ok: unknown key -> $(cat "$tmp/err")"
+fi
+
+# A good run: 60 frames of the default scene.
+if ! "$app" --headless --frames 60 --scene "$scene" --export-obj "$tmp/final.obj" \
+    --stats "$tmp/stats.json" >"$tmp/out" 2>"$tmp/err"; then
+  fail "good run failed: $(cat "$tmp/err")"
+else
+  python3 - "$tmp/final.obj" "$tmp/stats.json" <<'PY' || failures=$((failures + 1))
+import json, math, sys
+obj, stats = sys.argv[1], sys.argv[2]
+v = [list(map(float, l.split()[1:4])) for l in open(obj) if l.startswith("v ")]
+f = [l for l in open(obj) if l.startswith("f ")]
+assert len(v) == 32 * 32, f"{len(v)} vertices"
+assert len(f) == 2 * 31 * 31, f"{len(f)} faces"
+# Pinned corners min-min (index 0) and max-min (index 31) never move: exactly their grid spots.
+assert v[0] == [-0.5, 1.0, -0.5], v[0]
+assert v[31] == [0.5, 1.0, -0.5], v[31]
+# The free corner max-max (index 1023) has fallen under gravity.
+assert v[1023][1] < 0.9, v[1023]
+s = json.load(open(stats))
+for key in ["frames", "ms_per_frame_median", "steps", "cg_iterations_mean", "instabilities",
+            "max_edge_strain", "final_kinetic_energy", "nan"]:
+    assert key in s, f"stats lacks {key}"
+assert s["frames"] == 60 and s["steps"] == 60, s
+assert s["nan"] is False and s["instabilities"] == 0, s
+assert s["final_kinetic_energy"] > 0 and math.isfinite(s["max_edge_strain"]), s
+assert abs(s["total_mass"] - 0.15) < 1e-9, s["total_mass"]
+print("ok: good run: export and stats as documented")
+PY
+fi
+
+if [ "$failures" -ne 0 ]; then
+  echo "cli_test: $failures failure(s)"
+  exit 1
+fi
+echo "cli_test: all passed"

@@ -1,0 +1,123 @@
+// Baraff-Witkin's modified PCG (section 5.3) against a direct constrained solve, and its
+// invariant: the constrained components of dv equal z after any number of iterations.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "cloth/constrained_solve.hpp"
+
+namespace cloth {
+namespace {
+
+struct RandomSystem {
+  BlockSparseMatrix A;
+  std::vector<Vec3> b;
+  VertexConstraints c;
+};
+
+// A random SPD block matrix on a chain-plus-random-pairs pattern: A = sum over pairs of
+// G^T G-type 6x6 blocks (PSD) + a positive diagonal (mass), like M - h^2 df/dx.
+RandomSystem make_system(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<std::pair<int, int>> pairs;
+  for (int i = 0; i + 1 < n; ++i) pairs.emplace_back(i, i + 1);
+  for (int k = 0; k < n; ++k) {
+    const int i = static_cast<int>(rng() % n), j = static_cast<int>(rng() % n);
+    if (i != j) pairs.emplace_back(i, j);
+  }
+  RandomSystem s{BlockSparseMatrix(n, pairs), std::vector<Vec3>(n), VertexConstraints(n)};
+  for (const auto& [i, j] : pairs) {
+    Eigen::Matrix<double, 3, 6> g;
+    for (int r = 0; r < 3; ++r) for (int k = 0; k < 6; ++k) g(r, k) = u(rng);
+    const Eigen::Matrix<double, 6, 6> block = 10.0 * g.transpose() * g;  // PSD
+    s.A.add(i, i, block.topLeftCorner<3, 3>());
+    s.A.add(i, j, block.topRightCorner<3, 3>());
+    s.A.add(j, i, block.bottomLeftCorner<3, 3>());
+    s.A.add(j, j, block.bottomRightCorner<3, 3>());
+  }
+  s.A.add_diagonal(std::vector<double>(n, 0.5));
+  for (int i = 0; i < n; ++i) {
+    s.b[i] = Vec3(u(rng), u(rng), u(rng));
+    // 0, 1, 2 or 3 constrained axes, along random orthonormal directions.
+    const int axes = static_cast<int>(rng() % 4);
+    const Eigen::Matrix3d frame =
+        Eigen::Quaterniond(Eigen::Vector4d(u(rng), u(rng), u(rng), u(rng)).normalized()).toRotationMatrix();
+    if (axes == 3) {
+      s.c.fix(i, Vec3(u(rng), u(rng), u(rng)));
+    } else {
+      for (int a = 0; a < axes; ++a) s.c.constrain_direction(i, frame.col(a), u(rng));
+    }
+  }
+  return s;
+}
+
+// Constrained component of dv_i: (I - S_i) dv_i must equal z_i.
+double worst_constraint_violation(const RandomSystem& s, const std::vector<Vec3>& dv) {
+  double worst = 0;
+  for (int i = 0; i < s.A.blocks(); ++i) {
+    const Vec3 along = (Eigen::Matrix3d::Identity() - s.c.S[i]) * dv[i];
+    worst = std::max(worst, (along - s.c.z[i]).norm());
+  }
+  return worst;
+}
+
+TEST(ModifiedPcg, MatchesDirectConstrainedSolve) {
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    const RandomSystem s = make_system(40, seed);
+    std::vector<Vec3> direct, iterative;
+    ASSERT_TRUE(constrained_direct_solve(s.A, s.b, s.c, direct).converged);
+    PcgSettings settings;
+    settings.tolerance = 1e-12;
+    const SolveReport r = modified_pcg(s.A, s.b, s.c, settings, iterative);
+    EXPECT_TRUE(r.converged) << "seed " << seed;
+    const double err = (as_flat(iterative) - as_flat(direct)).norm() / as_flat(direct).norm();
+    EXPECT_LT(err, 1e-8) << "seed " << seed << " after " << r.iterations << " iterations";
+    // Unconstrained residual components vanish: S (A dv - b) = 0.
+    std::vector<Vec3> Adv;
+    s.A.multiply(direct, Adv);
+    for (int i = 0; i < 40; ++i) EXPECT_LT((s.c.S[i] * (Adv[i] - s.b[i])).norm(), 1e-9);
+  }
+}
+
+TEST(ModifiedPcg, ConstrainedComponentsEqualZAfterAnyNumberOfIterations) {
+  const RandomSystem s = make_system(60, 99);
+  for (int iterations : {0, 1, 2, 5, 50}) {
+    PcgSettings settings;
+    settings.tolerance = 1e-30;  // never converges early: run exactly `iterations`
+    settings.max_iterations = iterations;
+    std::vector<Vec3> dv;
+    const SolveReport r = modified_pcg(s.A, s.b, s.c, settings, dv);
+    EXPECT_EQ(r.iterations, iterations);
+    EXPECT_LT(worst_constraint_violation(s, dv), 1e-14) << iterations << " iterations";
+    for (int i = 0; i < 60; ++i) {
+      if (s.c.S[i].isZero(0)) EXPECT_EQ(dv[i], s.c.z[i]) << "fully constrained: bit for bit";
+    }
+  }
+}
+
+TEST(ModifiedPcg, WithoutConstraintsItIsPlainPcg) {
+  RandomSystem s = make_system(30, 5);
+  s.c = VertexConstraints(30);
+  std::vector<Vec3> dv;
+  PcgSettings settings;
+  settings.tolerance = 1e-12;
+  EXPECT_TRUE(modified_pcg(s.A, s.b, s.c, settings, dv).converged);
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(s.A.to_eigen());
+  const Eigen::VectorXd x = ldlt.solve(as_flat(s.b));
+  EXPECT_LT((as_flat(dv) - x).norm() / x.norm(), 1e-8);
+}
+
+TEST(BlockSparse, MultiplyEqualsEigenAndPatternIsSymmetric) {
+  const RandomSystem s = make_system(25, 11);
+  std::vector<Vec3> x(25), y;
+  for (int i = 0; i < 25; ++i) x[i] = Vec3(i, -0.5 * i, 1.0 / (i + 1));
+  s.A.multiply(x, y);
+  const Eigen::SparseMatrix<double> e = s.A.to_eigen();
+  EXPECT_LT((as_flat(y) - e * as_flat(x)).norm(), 1e-10 * as_flat(y).norm());
+  EXPECT_LT((Eigen::MatrixXd(e) - Eigen::MatrixXd(e.transpose())).norm(), 1e-10);
+  EXPECT_EQ(s.A.slot(0, 24) >= 0, s.A.slot(24, 0) >= 0);
+}
+
+}  // namespace
+}  // namespace cloth
