@@ -43,7 +43,7 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
   StepReport report;
   for (int sub = 0; sub < ctx.substeps; ++sub) {
     const Vec3 grab_start = ctx.grab ? state.x[ctx.grab->vertex] : Vec3::Zero();
-    substep(state, model, ctx, h);
+    substep(state, model, ctx, ctx.time + sub * h, h);
     enforce_pins_and_grab(state, ctx, h, grab_start);
     if (ctx.colliders && !ctx.colliders->empty()) {
       report.contacts = resolve_contacts(state, *ctx.colliders, *ctx.pinned);
@@ -54,11 +54,11 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
 }
 
 void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
-                                 const StepContext& ctx, double h) {
+                                 const StepContext& ctx, double t, double h) {
   const int n = state.vertex_count();
   switch (method_) {
     case Method::ForwardEuler:
-      compute_forces(model, state, ctx.gravity, force_);
+      compute_forces(model, state, ctx.forces, t, force_);
       for (int i = 0; i < n; ++i) {
         state.x[i] += h * state.v[i];
         state.v[i] += (h / model.mass[i]) * force_[i];
@@ -71,7 +71,7 @@ void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
       // the same recurrence (substitute v) and also symplectic Euler. Carrying v rather than
       // x_{n-1} keeps it right when dt changes live and lets all integrators share ClothState.
       // The two names give identical trajectories; Verlet gains constraint projection (issue 4).
-      compute_forces(model, state, ctx.gravity, force_);
+      compute_forces(model, state, ctx.forces, t, force_);
       for (int i = 0; i < n; ++i) {
         state.v[i] += (h / model.mass[i]) * force_[i];
         state.x[i] += h * state.v[i];
@@ -88,7 +88,7 @@ void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
             stage_.v[i] = state.v[i] + kStageStep[k] * h * kv_[k - 1][i];
           }
         }
-        compute_forces(model, stage_, ctx.gravity, force_);
+        compute_forces(model, stage_, ctx.forces, t + kStageStep[k] * h, force_);
         kx_[k] = stage_.v;
         kv_[k].resize(n);
         for (int i = 0; i < n; ++i) {

@@ -1,20 +1,26 @@
 #include "cloth/force_jacobians.hpp"
 
-#include "cloth/forces.hpp"
+#include "cloth/aerodynamics.hpp"
 
 namespace cloth {
 
 std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model) {
   std::vector<std::pair<int, int>> pairs;
-  pairs.reserve(model.springs.size());
+  pairs.reserve(model.springs.size() + 3 * model.mesh.triangles.size());
   for (const Spring& s : model.springs) pairs.emplace_back(s.i, s.j);
+  // Triangle edges couple through drag/wind (already springs on a grid; not on every mesh).
+  for (const auto& t : model.mesh.triangles) {
+    pairs.emplace_back(t[0], t[1]);
+    pairs.emplace_back(t[1], t[2]);
+    pairs.emplace_back(t[2], t[0]);
+  }
   return pairs;
 }
 
-void compute_force_jacobians(const ClothModel& model, const ClothState& state, const Vec3& gravity,
-                             bool clamp_compression, std::vector<Vec3>& f, BlockSparseMatrix& dfdx,
-                             BlockSparseMatrix& dfdv) {
-  compute_forces(model, state, gravity, f);
+void compute_force_jacobians(const ClothModel& model, const ClothState& state,
+                             const ExternalForces& ext, double t, bool clamp_compression,
+                             std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv) {
+  compute_forces(model, state, ext, t, f);
   dfdx.set_zero();
   dfdv.set_zero();
   for (const Spring& s : model.springs) {
@@ -32,6 +38,22 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state, c
   std::vector<double> damping(model.mass.size());
   for (size_t i = 0; i < damping.size(); ++i) damping[i] = -model.mass[i] * model.material.velocity_damping;
   dfdv.add_diagonal(damping);
+  if (ext.drag > 0) {
+    for (const auto& tri : model.mesh.triangles) {
+      const std::array<Vec3, 3> x{state.x[tri[0]], state.x[tri[1]], state.x[tri[2]]};
+      const std::array<Vec3, 3> v{state.v[tri[0]], state.v[tri[1]], state.v[tri[2]]};
+      Eigen::Matrix3d air_jacobian;
+      const Vec3 air = ext.wind.velocity((x[0] + x[1] + x[2]) / 3.0, t, &air_jacobian);
+      const AeroTriangle a = aero_triangle(x, v, ext.drag, air, air_jacobian);
+      // Block (i, k) is a.dfdx[k] for every i; keep its symmetric part over the 3 x 3 stencil.
+      for (int i = 0; i < 3; ++i) {
+        for (int k = 0; k < 3; ++k) {
+          dfdx.add(tri[i], tri[k], 0.5 * (a.dfdx[k] + a.dfdx[i].transpose()));
+          dfdv.add(tri[i], tri[k], a.dfdv);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace cloth

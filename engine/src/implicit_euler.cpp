@@ -57,7 +57,8 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
   }
   StepReport report;
   for (int sub = 0; sub < ctx.substeps; ++sub) {
-    compute_force_jacobians(model, state, ctx.gravity, /*clamp_compression=*/true, f_, dfdx_, dfdv_);
+    compute_force_jacobians(model, state, ctx.forces, ctx.time + sub * h, /*clamp_compression=*/true,
+                            f_, dfdx_, dfdv_);
     gather_constraints(state, ctx, h);
 
     // eq. 16: A = M - h ∂f/∂v - h² ∂f/∂x.

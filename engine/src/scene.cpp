@@ -224,6 +224,20 @@ Collider parse_collider(const json& node, const std::string& key, std::vector<st
   return c;
 }
 
+WindField parse_wind(const json& node, std::vector<std::string>& warnings) {
+  Fields f(node, "forces.wind", warnings);
+  WindField w;
+  w.type = wind_type_from_name(f.string("type", "constant"));
+  w.speed = f.number("speed", w.speed, -200, 200, "m/s");
+  const Vec3 d = f.vector<3>("direction", w.direction, 1e6, "");
+  if (d.norm() < 1e-9) throw InputError("forces.wind.direction must not be zero");
+  w.direction = d.normalized();
+  w.frequency = f.number("frequency", w.frequency, -1e3, 1e3, "rad/s");
+  w.wavenumber = f.number("wavenumber", w.wavenumber, -1e3, 1e3, "rad/m");
+  w.gust = f.number("gust", w.gust, 0, 1, "");
+  return w;
+}
+
 }  // namespace
 
 Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<std::string>& warnings) {
@@ -255,9 +269,9 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
   }
   if (top.has("forces")) {
     Fields f(top.at("forces"), "forces", warnings);
-    scene.gravity = f.vector<3>("gravity", scene.gravity, 1000, "m/s^2");
-    if (f.has("wind")) not_yet("forces.wind", "wind");
-    if (f.has("drag")) not_yet("forces.drag", "air drag");
+    scene.forces.gravity = f.vector<3>("gravity", scene.forces.gravity, 1000, "m/s^2");
+    scene.forces.drag = f.number("drag", scene.forces.drag, 0, 1e4, "N*s/m^3");
+    if (f.has("wind")) scene.forces.wind = parse_wind(f.at("wind"), warnings);
   }
   if (top.has("solver")) {
     Fields f(top.at("solver"), "solver", warnings);
@@ -373,8 +387,10 @@ std::vector<int> resolve_pins(const Scene& scene) {
 }
 
 std::unique_ptr<Simulation> make_simulation(const Scene& scene) {
-  return std::make_unique<Simulation>(build_model(scene.mesh, scene.material), scene.colliders,
-                                      resolve_pins(scene), scene.solver, scene.gravity);
+  auto sim = std::make_unique<Simulation>(build_model(scene.mesh, scene.material), scene.colliders,
+                                          resolve_pins(scene), scene.solver, scene.forces.gravity);
+  sim->set_external_forces(scene.forces);
+  return sim;
 }
 
 }  // namespace cloth

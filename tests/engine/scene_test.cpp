@@ -46,7 +46,9 @@ TEST(Scene, GridFieldsAndDefaults) {
   const Scene s = parse(minimal());
   EXPECT_EQ(s.mesh.grid_nx, 5);
   EXPECT_EQ(s.mesh.grid_ny, 9);
-  EXPECT_TRUE(s.gravity.isApprox(Vec3(0, -9.81, 0)));
+  EXPECT_TRUE(s.forces.gravity.isApprox(Vec3(0, -9.81, 0)));
+  EXPECT_EQ(s.forces.drag, 0.0);
+  EXPECT_EQ(s.forces.wind.type, WindField::Type::None);
   EXPECT_EQ(s.solver.integrator, "verlet");
 }
 
@@ -59,7 +61,7 @@ TEST(Scene, OverridesSetAnyDottedPath) {
   const Scene s = parse(doc);
   EXPECT_EQ(s.material.stretch, 2500);
   EXPECT_EQ(s.solver.substeps, 7);
-  EXPECT_TRUE(s.gravity.isApprox(Vec3(0, -1.62, 0)));
+  EXPECT_TRUE(s.forces.gravity.isApprox(Vec3(0, -1.62, 0)));
   EXPECT_NEAR(s.mesh.positions[s.mesh.grid_index(0, 1)].y(), 1.0 + 1.0 - 0.25, 1e-12);  // vertical
   EXPECT_THROW(apply_override(doc, "novalue"), InputError);
   EXPECT_THROW(apply_override(doc, "cloth.mesh.grid.size.x=3"), InputError);  // into an array

@@ -22,7 +22,8 @@ class ExplicitIntegrator final : public Integrator {
   StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) override;
 
  private:
-  void substep(ClothState& state, const ClothModel& model, const StepContext& ctx, double h);
+  /// One substep of length h starting at time t.
+  void substep(ClothState& state, const ClothModel& model, const StepContext& ctx, double t, double h);
   Method method_;
   std::vector<Vec3> force_;                 ///< scratch
   ClothState stage_;                        ///< RK4 scratch

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cloth/block_sparse.hpp"
+#include "cloth/forces.hpp"
 #include "cloth/model.hpp"
 #include "cloth/state.hpp"
 
@@ -13,12 +14,14 @@ namespace cloth {
 /// Every pair of vertices coupled by an element of the model (the sparsity pattern).
 std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model);
 
-/// f (as compute_forces), ∂f/∂x and ∂f/∂v. The matrices must have the pattern of coupled_pairs.
-/// Springs contribute their Jacobian blocks; velocity damping -m c v contributes -m c I to ∂f/∂v;
-/// gravity has none. With clamp_compression, compressed springs lose their (indefinite)
-/// transverse stiffness so that ∂f/∂x is negative semidefinite (see springs.hpp).
-void compute_force_jacobians(const ClothModel& model, const ClothState& state, const Vec3& gravity,
-                             bool clamp_compression, std::vector<Vec3>& f, BlockSparseMatrix& dfdx,
-                             BlockSparseMatrix& dfdv);
+/// f (as compute_forces), ∂f/∂x and ∂f/∂v at time t. The matrices must have the pattern of
+/// coupled_pairs. Springs contribute their Jacobian blocks; velocity damping -m c v gives -m c I
+/// in ∂f/∂v; gravity has none; drag/wind give their exact ∂f/∂v, and of their ∂f/∂x only the
+/// symmetric part (the rest is not symmetric, which CG cannot take: the same choice B&W make
+/// for damping in section 4.5). With clamp_compression, compressed springs lose their
+/// (indefinite) transverse stiffness so that the springs' ∂f/∂x is negative semidefinite.
+void compute_force_jacobians(const ClothModel& model, const ClothState& state,
+                             const ExternalForces& ext, double t, bool clamp_compression,
+                             std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv);
 
 }  // namespace cloth

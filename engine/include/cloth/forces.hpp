@@ -1,15 +1,28 @@
 #pragma once
-// Force assembly for the mass-spring model: springs (with damping), gravity, velocity damping.
+// Force assembly: springs (with damping), gravity, velocity damping, wind and air drag.
 #include <vector>
 
 #include "cloth/model.hpp"
 #include "cloth/state.hpp"
+#include "cloth/wind.hpp"
 
 namespace cloth {
 
-/// f = sum of spring forces + m g - m c v (seed 002 sections 4 and 6). Overwrites f, N.
-void compute_forces(const ClothModel& model, const ClothState& state, const Vec3& gravity,
-                    std::vector<Vec3>& f);
+/// Forces from outside the cloth's material.
+struct ExternalForces {
+  Vec3 gravity = Vec3(0, -9.81, 0);  ///< m/s^2
+  WindField wind;                    ///< air velocity field
+  double drag = 0;                   ///< aerodynamic coefficient q, N*s/m^3 (aerodynamics.hpp);
+                                     ///< wind acts only through it, so wind needs drag > 0
+};
+
+/// Throws InputError naming the field for NaN or absurd values.
+void validate_external_forces(const ExternalForces& ext);
+
+/// f = springs + m g - m c v (seed 002 sections 4 and 6) + per-triangle drag/wind (Provot,
+/// B&W 4.4) at time t, s. Overwrites f, N.
+void compute_forces(const ClothModel& model, const ClothState& state, const ExternalForces& ext,
+                    double t, std::vector<Vec3>& f);
 
 struct Energies {
   double kinetic = 0;        ///< sum 1/2 m |v|^2, J

@@ -34,7 +34,7 @@ struct Scene {
   SpringMaterial material;
   std::vector<PinSpec> pins;
   std::vector<Collider> colliders;
-  Vec3 gravity = Vec3(0, -9.81, 0);
+  ExternalForces forces;  ///< gravity, wind, drag
   SolverSettings solver;
   CameraSpec camera;
 };

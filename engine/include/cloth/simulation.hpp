@@ -48,12 +48,15 @@ class Simulation {
   const ClothState& state() const { return state_; }
   const std::vector<Collider>& colliders() const { return colliders_; }
   const SolverSettings& solver() const { return solver_; }
-  const Vec3& gravity() const { return gravity_; }
+  const Vec3& gravity() const { return forces_.gravity; }
+  const ExternalForces& external_forces() const { return forces_; }
 
   // Live parameter changes (sliders). Each validates and throws InputError on bad values.
   void set_material(const SpringMaterial& material);
   void set_solver(const SolverSettings& solver);
   void set_gravity(const Vec3& gravity);
+  /// Gravity, wind and drag together.
+  void set_external_forces(const ExternalForces& forces);
 
   bool is_pinned(int vertex) const { return pinned_[vertex] != 0; }
   /// Pins `vertex` where it is now, or releases it.
@@ -82,13 +85,13 @@ class Simulation {
   /// Increases whenever positions change (renderer upload flag).
   std::uint64_t state_version() const { return state_version_; }
 
-  Energies energies() const { return compute_energies(model_, state_, gravity_); }
+  Energies energies() const { return compute_energies(model_, state_, forces_.gravity); }
 
  private:
   ClothModel model_;
   std::vector<Collider> colliders_;
   SolverSettings solver_;
-  Vec3 gravity_;
+  ExternalForces forces_;
   std::unique_ptr<Integrator> integrator_;
 
   ClothState initial_state_;

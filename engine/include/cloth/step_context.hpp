@@ -6,6 +6,7 @@
 
 #include "cloth/collider.hpp"
 #include "cloth/constrained_solve.hpp"
+#include "cloth/forces.hpp"
 #include "cloth/vec.hpp"
 
 namespace cloth {
@@ -20,7 +21,7 @@ struct Grab {
 struct StepContext {
   double dt = 1.0 / 60.0;                       ///< step, s (one frame of the fixed-rate clock)
   int substeps = 1;                             ///< the integrator takes substeps of dt/substeps
-  Vec3 gravity = Vec3(0, -9.81, 0);             ///< m/s^2
+  ExternalForces forces;                        ///< gravity, wind, drag
   double time = 0;                              ///< simulation time at the start of the step, s
   const std::vector<std::uint8_t>* pinned = nullptr;  ///< 1 = vertex held at pin_positions
   const std::vector<Vec3>* pin_positions = nullptr;   ///< m
