@@ -89,7 +89,7 @@ void Simulation::move_grab(const Vec3& target) {
   if (grab_ && target.allFinite()) grab_->target = target;
 }
 
-FrameReport Simulation::step() {
+bool Simulation::try_step(FrameReport& report) {
   StepContext ctx;
   ctx.dt = solver_.dt;
   ctx.substeps = solver_.substeps;
@@ -103,29 +103,44 @@ FrameReport Simulation::step() {
   ctx.pcg.max_iterations = solver_.max_iterations;
   ctx.direct_solve = solver_.direct_solve;
 
-  last_good_ = state_;
   const StepReport r = integrator_->step(state_, model_, ctx);
-  FrameReport report{r.substeps, r.contacts, r.solver_iterations, r.solver_residual, false};
-  if (solver_.integrator == "implicit" && !solver_.direct_solve) {
-    solver_iterations_ += r.solver_iterations;
-    solves_ += r.substeps;
-  }
-
-  // Blow-up guard: NaN/Inf, or a speed no cloth reaches, means the step diverged (typically an
-  // explicit step too large for the stiffness). Roll back, stop the motion, and say so.
+  report.substeps = r.substeps;
+  report.contacts = r.contacts;
+  report.solver_iterations = r.solver_iterations;
+  report.solver_residual = r.solver_residual;
+  // Blow-up: NaN/Inf, or a speed no cloth reaches (typically an explicit step too long for the
+  // stiffness).
   double max_speed = 0;
   for (const Vec3& v : state_.v) max_speed = std::max(max_speed, v.norm());
-  const bool finite = all_finite(state_);
-  if (!finite || !(max_speed < kRunawaySpeed)) {
-    state_ = last_good_;
-    for (Vec3& v : state_.v) v.setZero();
+  return all_finite(state_) && max_speed < kRunawaySpeed;
+}
+
+FrameReport Simulation::step() {
+  last_good_ = state_;
+  FrameReport report;
+  bool ok = try_step(report);
+  if (!ok) {
     ++instabilities_;
-    last_instability_ = "step at t=" + std::to_string(time_) + " s diverged (" +
-                        (finite ? "speed > " + std::to_string(int(kRunawaySpeed)) + " m/s" : std::string("NaN/Inf")) +
-                        ", dt=" + std::to_string(solver_.dt) + " s, " +
-                        std::to_string(solver_.substeps) +
-                        " substeps): rolled back; lower dt or stiffness, or add substeps";
+    const int before = solver_.substeps;
+    for (int retry = 0; !ok && retry < kRecoveryRetries && solver_.substeps < kMaxRecoverySubsteps; ++retry) {
+      state_ = last_good_;
+      solver_.substeps = std::min(2 * solver_.substeps, kMaxRecoverySubsteps);
+      ok = try_step(report);
+    }
+    last_instability_ = "step at t=" + std::to_string(time_) + " s diverged with dt=" +
+                        std::to_string(solver_.dt) + " s, " + std::to_string(before) + " substeps: ";
+    if (ok) {
+      last_instability_ += "redone with " + std::to_string(solver_.substeps) + " substeps (kept)";
+    } else {
+      state_ = last_good_;
+      for (Vec3& v : state_.v) v.setZero();
+      last_instability_ += "rolled back, motion stopped; lower dt or stiffness";
+    }
     report.recovered = true;
+  }
+  if (solver_.integrator == "implicit" && !solver_.direct_solve) {
+    solver_iterations_ += report.solver_iterations;
+    solves_ += report.substeps;
   }
   time_ += solver_.dt;
   ++steps_;

@@ -142,6 +142,23 @@ TEST(Instability, BlowUpIsDetectedRolledBackAndReported) {
   EXPECT_EQ(sim.instabilities(), before);
 }
 
+TEST(Instability, RecoveryRaisesSubstepsAndTheClothKeepsMoving) {
+  // The default material needs ~40 substeps on a 10 x 10 grid; 3 diverge.
+  Simulation sim = make_sim(10, SpringMaterial{}, {0, 9}, 1.0 / 60, 3);
+  double lowest = 1e9;
+  for (int s = 0; s < 60; ++s) {
+    sim.step();
+    lowest = std::min(lowest, sim.state().x[99].y());
+  }
+  EXPECT_GE(sim.instabilities(), 1);
+  EXPECT_GT(sim.solver().substeps, 3) << "recovery kept the larger substep count";
+  EXPECT_NE(sim.last_instability().find("redone with"), std::string::npos) << sim.last_instability();
+  EXPECT_LT(lowest, 0.3) << "not frozen: the free corner swung down";
+  const int events = sim.instabilities();
+  for (int s = 0; s < 60; ++s) sim.step();
+  EXPECT_EQ(sim.instabilities(), events) << "stable from then on";
+}
+
 TEST(Grab, GrabbedVertexFollowsTargetAndReleaseLetsGo) {
   Simulation sim = make_sim(10, SpringMaterial{}, {0, 9}, 1.0 / 60, 50);
   const Vec3 target = sim.state().x[99] + Vec3(0, 0.3, 0);

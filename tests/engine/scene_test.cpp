@@ -37,7 +37,8 @@ TEST(Scene, DefaultSceneLoadsWithoutWarnings) {
   EXPECT_EQ(scene.mesh.vertex_count(), 32 * 32);
   EXPECT_EQ(scene.colliders.size(), 2u);
   EXPECT_EQ(resolve_pins(scene), (std::vector<int>{0, 31}));
-  EXPECT_NEAR(scene.material.density, 0.15, 1e-12);  // cotton preset
+  EXPECT_NEAR(scene.material.density, 0.15, 1e-12);  // cotton preset ...
+  EXPECT_EQ(scene.material.stretch, 1000);             // ... with keys beside it overriding it
   auto sim = make_simulation(scene);
   EXPECT_NEAR(sim->model().total_mass(), 0.15, 1e-9);  // 1 m^2 of 0.15 kg/m^2
 }

@@ -1,7 +1,8 @@
 #pragma once
 // Simulation: one cloth, its colliders, pins, the mouse grab and the chosen integrator, advanced
 // by a fixed step that does not depend on the display rate. Detects blow-ups (NaN/Inf or absurd
-// speeds), rolls back to the last good frame and reports them instead of crashing.
+// speeds), rolls back, retries the step with more substeps, and reports it instead of crashing
+// or freezing.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -40,6 +41,10 @@ class Simulation {
  public:
   /// Speed above which a cloth vertex is taken as blown up, m/s.
   static constexpr double kRunawaySpeed = 500.0;
+  /// Recovery doubles the substeps up to this many (never past what the user set higher).
+  static constexpr int kMaxRecoverySubsteps = 2048;
+  /// Retries of one diverged step, each with twice the substeps.
+  static constexpr int kRecoveryRetries = 3;
 
   Simulation(ClothModel model, std::vector<Collider> colliders, std::vector<int> pinned_vertices,
              SolverSettings solver, Vec3 gravity);
@@ -69,7 +74,9 @@ class Simulation {
   void release_grab() { grab_.reset(); }
   const std::optional<Grab>& current_grab() const { return grab_; }
 
-  /// Advances by one fixed step solver().dt.
+  /// Advances by one fixed step solver().dt. If the step diverges it is rolled back and retried
+  /// with doubled substeps (kept afterwards, and reported); if that fails too, the state before
+  /// the step is kept with zero velocity.
   FrameReport step();
   /// Back to the initial positions, zero velocity, the initial pins; settings are kept.
   void reset();
@@ -88,6 +95,9 @@ class Simulation {
   Energies energies() const { return compute_energies(model_, state_, forces_.gravity); }
 
  private:
+  /// One attempt at the step with the current settings; false if it diverged.
+  bool try_step(FrameReport& report);
+
   ClothModel model_;
   std::vector<Collider> colliders_;
   SolverSettings solver_;
