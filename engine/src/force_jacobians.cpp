@@ -1,14 +1,14 @@
 #include "cloth/force_jacobians.hpp"
 
 #include "cloth/aerodynamics.hpp"
+#include "cloth/internal_forces.hpp"
 
 namespace cloth {
 
 std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model) {
   std::vector<std::pair<int, int>> pairs;
-  pairs.reserve(model.springs.size() + 3 * model.mesh.triangles.size());
-  for (const Spring& s : model.springs) pairs.emplace_back(s.i, s.j);
-  // Triangle edges couple through drag/wind (already springs on a grid; not on every mesh).
+  append_internal_pairs(model, pairs);
+  // Triangle edges couple through drag/wind and Baraff-Witkin stretch/shear.
   for (const auto& t : model.mesh.triangles) {
     pairs.emplace_back(t[0], t[1]);
     pairs.emplace_back(t[1], t[2]);
@@ -18,23 +18,12 @@ std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model) {
 }
 
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
-                             const ExternalForces& ext, double t, bool clamp_compression,
+                             const ExternalForces& ext, double t, bool definite,
                              std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv) {
   compute_forces(model, state, ext, t, f);
   dfdx.set_zero();
   dfdv.set_zero();
-  for (const Spring& s : model.springs) {
-    const SpringJacobian j = spring_jacobian(s, state.x[s.i], state.x[s.j], clamp_compression);
-    // Two-vertex stencil: blocks (i,i), (j,j) = J and (i,j), (j,i) = -J.
-    dfdx.add(s.i, s.i, j.dfdx);
-    dfdx.add(s.j, s.j, j.dfdx);
-    dfdx.add(s.i, s.j, -j.dfdx);
-    dfdx.add(s.j, s.i, -j.dfdx);
-    dfdv.add(s.i, s.i, j.dfdv);
-    dfdv.add(s.j, s.j, j.dfdv);
-    dfdv.add(s.i, s.j, -j.dfdv);
-    dfdv.add(s.j, s.i, -j.dfdv);
-  }
+  add_internal_jacobians(model, state, definite, dfdx, dfdv);
   std::vector<double> damping(model.mass.size());
   for (size_t i = 0; i < damping.size(); ++i) damping[i] = -model.mass[i] * model.material.velocity_damping;
   dfdv.add_diagonal(damping);

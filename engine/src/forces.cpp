@@ -7,6 +7,7 @@
 
 #include "cloth/aerodynamics.hpp"
 #include "cloth/error.hpp"
+#include "cloth/internal_forces.hpp"
 
 namespace cloth {
 
@@ -32,11 +33,7 @@ void compute_forces(const ClothModel& model, const ClothState& state, const Exte
   const double c = model.material.velocity_damping;
   // Gravity F_G = m g and the report's velocity damping a_d = -c v (as a force: -m c v).
   for (int i = 0; i < n; ++i) f[i] = model.mass[i] * (ext.gravity - c * state.v[i]);
-  for (const Spring& s : model.springs) {
-    const Vec3 fi = spring_force_on_i(s, state.x[s.i], state.x[s.j], state.v[s.i], state.v[s.j]);
-    f[s.i] += fi;
-    f[s.j] -= fi;
-  }
+  add_internal_forces(model, state, f);
   if (ext.drag > 0) {
     for (const auto& tri : model.mesh.triangles) {
       const std::array<Vec3, 3> x{state.x[tri[0]], state.x[tri[1]], state.x[tri[2]]};
@@ -54,15 +51,14 @@ Energies compute_energies(const ClothModel& model, const ClothState& state, cons
     e.kinetic += 0.5 * model.mass[i] * state.v[i].squaredNorm();
     e.gravitational -= model.mass[i] * gravity.dot(state.x[i]);
   }
-  for (const Spring& s : model.springs) e.elastic += spring_energy(s, state.x[s.i], state.x[s.j]);
+  e.elastic = internal_energy(model, state);
   return e;
 }
 
-double max_structural_strain(const ClothModel& model, const ClothState& state) {
+double max_edge_strain(const ClothModel& model, const ClothState& state) {
   double worst = 0;
-  for (const Spring& s : model.springs) {
-    if (s.type != SpringType::Structural) continue;
-    worst = std::max(worst, ((state.x[s.i] - state.x[s.j]).norm() - s.rest) / s.rest);
+  for (const Edge& e : model.edges) {
+    worst = std::max(worst, ((state.x[e.i] - state.x[e.j]).norm() - e.rest) / e.rest);
   }
   return worst;
 }

@@ -57,7 +57,7 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
   }
   StepReport report;
   for (int sub = 0; sub < ctx.substeps; ++sub) {
-    compute_force_jacobians(model, state, ctx.forces, ctx.time + sub * h, /*clamp_compression=*/true,
+    compute_force_jacobians(model, state, ctx.forces, ctx.time + sub * h, /*definite=*/true,
                             f_, dfdx_, dfdv_);
     gather_constraints(state, ctx, h);
 

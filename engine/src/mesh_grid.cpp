@@ -53,8 +53,13 @@ RestMesh make_grid(const GridSpec& spec) {
     for (int i = 0; i + 1 < spec.nx; ++i) {
       const int a = mesh.grid_index(i, j), b = mesh.grid_index(i + 1, j);
       const int c = mesh.grid_index(i, j + 1), d = mesh.grid_index(i + 1, j + 1);
-      mesh.triangles.push_back({a, c, b});
-      mesh.triangles.push_back({b, c, d});
+      if ((i + j) % 2 == 0) {
+        mesh.triangles.push_back({a, c, b});
+        mesh.triangles.push_back({b, c, d});
+      } else {
+        mesh.triangles.push_back({a, c, d});
+        mesh.triangles.push_back({a, d, b});
+      }
     }
   }
   return mesh;

@@ -1,6 +1,8 @@
 #include "cloth/model.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 #include <string>
 
 #include "cloth/error.hpp"
@@ -30,7 +32,29 @@ std::vector<double> lumped_masses(const RestMesh& mesh, double density) {
   return mass;
 }
 
+std::vector<Edge> unique_edges(const RestMesh& mesh) {
+  std::set<std::pair<int, int>> seen;
+  std::vector<Edge> edges;
+  for (const auto& t : mesh.triangles) {
+    for (int k = 0; k < 3; ++k) {
+      const int a = std::min(t[k], t[(k + 1) % 3]), b = std::max(t[k], t[(k + 1) % 3]);
+      if (seen.insert({a, b}).second) edges.push_back({a, b, (mesh.positions[a] - mesh.positions[b]).norm()});
+    }
+  }
+  return edges;
+}
+
 }  // namespace
+
+ModelType model_type_from_name(const std::string& name) {
+  if (name == "springs") return ModelType::Springs;
+  if (name == "baraff-witkin") return ModelType::BaraffWitkin;
+  throw InputError("cloth.model must be springs or baraff-witkin, got \"" + name + "\"");
+}
+
+const char* model_type_name(ModelType type) {
+  return type == ModelType::Springs ? "springs" : "baraff-witkin";
+}
 
 void validate_material(const SpringMaterial& m) {
   // Ranges: generous physical bounds; outside them the input is a typo, not a fabric.
@@ -40,6 +64,11 @@ void validate_material(const SpringMaterial& m) {
   check(m.bending, "bending", 0.0, 10.0, "N*m");
   check(m.damping, "damping", 0.0, 1e4, "N*s/m");
   check(m.velocity_damping, "velocity_damping", 0.0, 1e3, "1/s");
+  check(m.rest_stretch_u, "rest_stretch_u", 0.1, 10.0, "");
+  check(m.rest_stretch_v, "rest_stretch_v", 0.1, 10.0, "");
+  check(m.bend_k_u, "bend_k_u", 0.0, 1e3, "");
+  check(m.bend_k_v, "bend_k_v", 0.0, 1e3, "");
+  check(m.bending_damping, "bending_damping", 0.0, 10.0, "N*m*s");
 }
 
 double ClothModel::total_mass() const {
@@ -48,12 +77,18 @@ double ClothModel::total_mass() const {
   return sum;
 }
 
-ClothModel build_model(RestMesh mesh, const SpringMaterial& material) {
+ClothModel build_model(RestMesh mesh, const SpringMaterial& material, ModelType type) {
   validate_mesh(mesh, "cloth mesh");
   validate_material(material);
   ClothModel model;
   model.mesh = std::move(mesh);
-  model.springs = build_springs(model.mesh);
+  model.type = type;
+  model.edges = unique_edges(model.mesh);
+  if (type == ModelType::Springs) {
+    model.springs = build_springs(model.mesh);
+  } else {
+    model.bw_triangles = build_stretch_shear(model.mesh);
+  }
   set_material(model, material);
   for (size_t i = 0; i < model.mass.size(); ++i) {
     if (model.mass[i] <= 0) {
@@ -68,6 +103,10 @@ void set_material(ClothModel& model, const SpringMaterial& material) {
   model.material = material;
   model.mass = lumped_masses(model.mesh, material.density);
   apply_spring_material(model.springs, material);
+  // The sec. 4.3 anisotropic weights live in the bend elements: rebuild them (cheap).
+  if (model.type == ModelType::BaraffWitkin) {
+    model.bw_bends = build_bend_edges(model.mesh, material.bend_k_u, material.bend_k_v);
+  }
 }
 
 }  // namespace cloth

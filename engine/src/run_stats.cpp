@@ -31,7 +31,7 @@ nlohmann::json RunStats::to_json(const Simulation& sim) const {
   doc["cg_iterations_mean"] = cg >= 0 ? nlohmann::json(cg) : nlohmann::json(nullptr);
   doc["instabilities"] = sim.instabilities();
   doc["last_instability"] = sim.last_instability();
-  doc["max_edge_strain"] = max_structural_strain(sim.model(), sim.state());
+  doc["max_edge_strain"] = max_edge_strain(sim.model(), sim.state());
   doc["final_kinetic_energy"] = e.kinetic;
   doc["final_potential_energy"] = e.gravitational + e.elastic;
   doc["nan"] = !all_finite(sim.state());

@@ -169,7 +169,15 @@ SpringMaterial parse_material(const json& node, std::vector<std::string>& warnin
   m.bending = f.number("bending", m.bending, 0, 10, "N*m");
   m.damping = f.number("damping", m.damping, 0, 1e4, "N*s/m");
   m.velocity_damping = f.number("velocity_damping", m.velocity_damping, 0, 1e3, "1/s");
-  if (f.has("rest_stretch")) not_yet("cloth.material.rest_stretch", "the Baraff-Witkin rest stretch (model baraff-witkin)");
+  m.bending_damping = f.number("bending_damping", m.bending_damping, 0, 10, "N*m*s");
+  const Vec2 b = f.vector<2>("rest_stretch", Vec2(m.rest_stretch_u, m.rest_stretch_v), 10, "");
+  const Vec2 k = f.vector<2>("bend_anisotropy", Vec2(m.bend_k_u, m.bend_k_v), 1e3, "");
+  if (b.minCoeff() < 0.1) throw InputError("cloth.material.rest_stretch must be two factors in [0.1, 10]");
+  if (k.minCoeff() < 0) throw InputError("cloth.material.bend_anisotropy must be two factors >= 0");
+  m.rest_stretch_u = b.x();
+  m.rest_stretch_v = b.y();
+  m.bend_k_u = k.x();
+  m.bend_k_v = k.y();
   return m;
 }
 
@@ -252,11 +260,10 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
     if (!c.has("mesh")) throw InputError("cloth.mesh is required (a grid or an obj path)");
     scene.mesh = parse_mesh(c.at("mesh"), source_dir, warnings);
     const std::string model = c.string("model", "springs");
-    if (model == "baraff-witkin" || model == "edge-area" || model == "feynman" || model == "breen") {
+    if (model == "edge-area" || model == "feynman" || model == "breen") {
       not_yet("cloth.model", "model \"" + model + "\"");
-    } else if (model != "springs") {
-      throw InputError("cloth.model must be one of springs, baraff-witkin, edge-area, feynman, breen; got \"" + model + "\"");
     }
+    scene.model = model_type_from_name(model);
     if (c.has("material")) scene.material = parse_material(c.at("material"), warnings);
     if (c.has("pins")) scene.pins = parse_pins(c.at("pins"), warnings);
   }
@@ -387,7 +394,7 @@ std::vector<int> resolve_pins(const Scene& scene) {
 }
 
 std::unique_ptr<Simulation> make_simulation(const Scene& scene) {
-  auto sim = std::make_unique<Simulation>(build_model(scene.mesh, scene.material), scene.colliders,
+  auto sim = std::make_unique<Simulation>(build_model(scene.mesh, scene.material, scene.model), scene.colliders,
                                           resolve_pins(scene), scene.solver, scene.forces.gravity);
   sim->set_external_forces(scene.forces);
   return sim;

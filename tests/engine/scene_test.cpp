@@ -94,7 +94,9 @@ TEST(Scene, BadValuesFailWithOneLineNamingTheKey) {
       {"/colliders", json::array({{{"type", "sphere"}, {"radius", -1}}}), "colliders.0.radius"},
       {"/colliders", json::array({{{"type", "torus"}}}), "colliders.0.type"},
       {"/forces/gravity", json::array({0, 1}), "forces.gravity"},
-      {"/cloth/model", "baraff-witkin", "not supported yet"},
+      {"/cloth/model", "feynman", "not supported yet"},
+      {"/cloth/model", "rubber", "cloth.model"},
+      {"/cloth/material/rest_stretch", json::array({0, 1}), "rest_stretch"},
   };
   for (const Case& c : cases) {
     json doc = minimal();

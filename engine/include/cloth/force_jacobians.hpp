@@ -18,10 +18,10 @@ std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model);
 /// coupled_pairs. Springs contribute their Jacobian blocks; velocity damping -m c v gives -m c I
 /// in ∂f/∂v; gravity has none; drag/wind give their exact ∂f/∂v, and of their ∂f/∂x only the
 /// symmetric part (the rest is not symmetric, which CG cannot take: the same choice B&W make
-/// for damping in section 4.5). With clamp_compression, compressed springs lose their
-/// (indefinite) transverse stiffness so that the springs' ∂f/∂x is negative semidefinite.
+/// for damping in section 4.5). With `definite`, each material element's ∂f/∂x is made negative
+/// semidefinite (see internal_forces.hpp) so that the implicit system stays positive definite.
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
-                             const ExternalForces& ext, double t, bool clamp_compression,
+                             const ExternalForces& ext, double t, bool definite,
                              std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv);
 
 }  // namespace cloth

@@ -27,13 +27,13 @@ void compute_forces(const ClothModel& model, const ClothState& state, const Exte
 struct Energies {
   double kinetic = 0;        ///< sum 1/2 m |v|^2, J
   double gravitational = 0;  ///< sum -m g . x, J (zero at the origin)
-  double elastic = 0;        ///< sum of spring energies, J
+  double elastic = 0;        ///< material (spring or Baraff-Witkin) energy, J
   double total() const { return kinetic + gravitational + elastic; }
 };
 
 Energies compute_energies(const ClothModel& model, const ClothState& state, const Vec3& gravity);
 
-/// Largest (|x_i - x_j| - rest) / rest over structural springs (dimensionless strain).
-double max_structural_strain(const ClothModel& model, const ClothState& state);
+/// Largest (|x_i - x_j| - rest) / rest over the mesh's triangle edges (dimensionless strain).
+double max_edge_strain(const ClothModel& model, const ClothState& state);
 
 }  // namespace cloth

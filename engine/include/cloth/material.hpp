@@ -16,7 +16,13 @@ struct SpringMaterial {
   double bending = 1e-4;           ///< bending rigidity B, N*m (bend spring k = B / rest_len_half^2)
   double damping = 0.02;           ///< spring damping along the spring axis, N*s/m
   double velocity_damping = 0.5;   ///< simple velocity damping a = -c v of seed 002 sec. 6, 1/s
-                                   ///< (stands in for air drag until a drag model exists)
+                                   ///< (a stand-in for air drag; forces.drag is the real model)
+  // Baraff-Witkin model only (seed 001 section 4):
+  double rest_stretch_u = 1.0;     ///< b_u of eq. 10: rest stretch along u (dimensionless)
+  double rest_stretch_v = 1.0;     ///< b_v of eq. 10
+  double bend_k_u = 1.0;           ///< sec. 4.3 anisotropy: factor on B for creases along u
+  double bend_k_v = 1.0;           ///< ... and for creases along v (dimensionless)
+  double bending_damping = 0.0;    ///< condition damping of the bend angle, N*m*s
 };
 
 }  // namespace cloth

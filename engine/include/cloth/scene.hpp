@@ -31,6 +31,7 @@ struct Scene {
   std::string name = "untitled";
   std::string source_dir = ".";  ///< relative mesh paths resolve from here
   RestMesh mesh;
+  ModelType model = ModelType::Springs;
   SpringMaterial material;
   std::vector<PinSpec> pins;
   std::vector<Collider> colliders;
