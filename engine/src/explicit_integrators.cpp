@@ -1,6 +1,7 @@
 #include "cloth/explicit_integrators.hpp"
 
 #include "cloth/forces.hpp"
+#include "cloth/strain_limit.hpp"
 
 namespace cloth {
 
@@ -45,6 +46,9 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
     const Vec3 grab_start = ctx.grab ? state.x[ctx.grab->vertex] : Vec3::Zero();
     substep(state, model, ctx, ctx.time + sub * h, h);
     enforce_pins_and_grab(state, ctx, h, grab_start);
+    if (method_ == Method::Verlet && ctx.strain_limit >= 0) {
+      limit_strain(state, model, *ctx.pinned, ctx.strain_limit, h);
+    }
     if (ctx.colliders && !ctx.colliders->empty()) {
       report.contacts = resolve_contacts(state, *ctx.colliders, *ctx.pinned);
     }
@@ -70,7 +74,7 @@ void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
       // v_n = (x_n - x_{n-1}) / h: then v_{n+1} = v_n + h a_n, x_{n+1} = x_n + h v_{n+1}, which is
       // the same recurrence (substitute v) and also symplectic Euler. Carrying v rather than
       // x_{n-1} keeps it right when dt changes live and lets all integrators share ClothState.
-      // The two names give identical trajectories; Verlet gains constraint projection (issue 4).
+      // The two names give identical trajectories unless Verlet's strain limiting is on.
       compute_forces(model, state, ctx.forces, t, force_);
       for (int i = 0; i < n; ++i) {
         state.v[i] += (h / model.mass[i]) * force_[i];

@@ -287,6 +287,7 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
     scene.solver.substeps = f.integer("substeps", scene.solver.substeps, 1, 10000);
     scene.solver.tolerance = f.number("tolerance", scene.solver.tolerance, 1e-14, 0.5, "");
     scene.solver.max_iterations = f.integer("max_iterations", scene.solver.max_iterations, 1, 100000);
+    scene.solver.strain_limit = f.number("strain_limit", scene.solver.strain_limit, -1, 10, "");
     if (f.has("direct_solve")) {
       if (!f.at("direct_solve").is_boolean()) throw InputError("solver.direct_solve must be true or false");
       scene.solver.direct_solve = f.at("direct_solve").get<bool>();

@@ -23,6 +23,9 @@ void validate_solver(const SolverSettings& solver) {
   if (solver.max_iterations < 1 || solver.max_iterations > 100000) {
     throw InputError("solver.max_iterations must be in [1, 100000], got " + std::to_string(solver.max_iterations));
   }
+  if (!std::isfinite(solver.strain_limit) || solver.strain_limit > 10) {
+    throw InputError("solver.strain_limit must be at most 10 (negative = off), got " + std::to_string(solver.strain_limit));
+  }
   if (solver.substeps < 1 || solver.substeps > kMaxSubsteps) {
     throw InputError("solver.substeps must be in [1, " + std::to_string(kMaxSubsteps) + "], got " +
                      std::to_string(solver.substeps));
@@ -102,6 +105,7 @@ bool Simulation::try_step(FrameReport& report) {
   ctx.pcg.tolerance = solver_.tolerance;
   ctx.pcg.max_iterations = solver_.max_iterations;
   ctx.direct_solve = solver_.direct_solve;
+  ctx.strain_limit = solver_.strain_limit;
 
   const StepReport r = integrator_->step(state_, model_, ctx);
   report.substeps = r.substeps;

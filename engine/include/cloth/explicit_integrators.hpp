@@ -14,7 +14,7 @@ class ExplicitIntegrator final : public Integrator {
   enum class Method {
     ForwardEuler,     ///< x += h v_n,  v += h a(x_n, v_n)
     SymplecticEuler,  ///< v += h a(x_n, v_n), x += h v_{n+1}
-    Verlet,           ///< x_{n+1} = 2 x_n - x_{n-1} + a_n h^2 (seed 002), see explicit_integrators.cpp
+    Verlet,           ///< x_{n+1} = 2 x_n - x_{n-1} + a_n h^2 (seed 002) + optional strain limiting
     Rk4,              ///< classical 4-stage Runge-Kutta on (x, v)
   };
   explicit ExplicitIntegrator(Method method) : method_(method) {}

@@ -24,6 +24,8 @@ struct SolverSettings {
   double tolerance = 1e-6;    ///< implicit: modified-PCG relative tolerance (B&W sec. 5.3 epsilon)
   int max_iterations = 500;   ///< implicit: CG iteration cap per solve
   bool direct_solve = false;  ///< implicit: reference direct (LDLT) solve instead of PCG
+  double strain_limit = -1;   ///< verlet: Provot's elongation limit (0.1 = 10%, 0 = the report's
+                              ///< constraint method: edges held at rest length); negative = off
 };
 
 /// Throws InputError naming the field for NaN, non-positive or absurd dt / substeps.

@@ -29,6 +29,7 @@ struct StepContext {
   std::optional<Grab> grab;
   PcgSettings pcg;            ///< implicit integrator: CG tolerance and iteration cap
   bool direct_solve = false;  ///< implicit integrator: Eigen LDLT instead of the modified PCG
+  double strain_limit = -1;   ///< verlet: Provot's limit on edge elongation (0.1 = 10%); < 0 off
 };
 
 }  // namespace cloth
