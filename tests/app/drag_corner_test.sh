@@ -26,7 +26,7 @@ cleanup() {
   [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
   [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
   wait 2>/dev/null || true
-  if [ $rc -eq 0 ]; then rm -rf "$tmp"; else echo "drag_corner_test: files kept in $tmp" >&2; fi
+  if [ $rc -eq 0 ] && [ -z "${KEEP_TMP:-}" ]; then rm -rf "$tmp"; else echo "drag_corner_test: files kept in $tmp" >&2; fi
 }
 trap cleanup EXIT
 

@@ -1,0 +1,80 @@
+#pragma once
+// The interactive desktop app: one window, one simulation advanced at a fixed step by an
+// accumulator of real time, the renderer, the ImGui panel, mouse/keyboard interaction, optional
+// recording, screenshots and the live --stats file.
+#include <memory>
+#include <string>
+
+#include "camera.hpp"
+#include "cloth/run_stats.hpp"
+#include "cloth/scene.hpp"
+#include "gl_context.hpp"
+#include "mouse_controller.hpp"
+#include "options.hpp"
+#include "recorder.hpp"
+#include "renderer.hpp"
+#include "ui.hpp"
+
+namespace app {
+
+class App {
+ public:
+  /// Cap on fixed steps per displayed frame: a machine slower than real time drops the rest
+  /// instead of spiralling (each late frame asking for even more steps).
+  static constexpr int kMaxStepsPerFrame = 4;
+  /// Display rate cap, Hz: Xvfb and some drivers do not block on vsync.
+  static constexpr double kMaxDisplayHz = 60.0;
+  /// How often the --stats file is refreshed while running, s.
+  static constexpr double kStatsPeriod = 0.5;
+
+  /// Opens the window and builds everything. Throws NoDisplayError / std::runtime_error /
+  /// cloth::InputError.
+  App(const Options& options, const cloth::Scene& scene);
+  ~App();
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
+
+  /// Runs until the window closes (Esc, close button, --quit-after-frames). Returns the exit code.
+  int run();
+
+ private:
+  void on_key(int key, int action, int mods);
+  void on_mouse_button(int button, int action, int mods);
+  void on_cursor(double x, double y);
+  void on_scroll(double dy);
+
+  /// Takes the fixed steps owed for `real_dt` seconds of wall time; returns the steps taken.
+  int advance(double real_dt);
+  void apply(const UiActions& actions);
+  void reset_camera();
+  void toggle_recording();
+  /// Reads the back buffer (before the swap) for the recording / a screenshot.
+  void capture_video_frame(int fb_w, int fb_h);
+  void save_screenshot(const std::string& path, int fb_w, int fb_h);
+  void write_stats();
+  WindowExtent window_extent() const;
+  void report(const std::string& message);  ///< stdout + the panel's status line
+
+  Options options_;
+  cloth::Scene scene_;
+  GlfwLibrary glfw_;  // declared first: destroyed last, after every GL object below
+  WindowPtr window_;
+  std::unique_ptr<cloth::Simulation> sim_;
+  OrbitCamera camera_;
+  std::unique_ptr<Renderer> renderer_;
+  std::unique_ptr<Ui> ui_;
+  Recorder recorder_;
+  MouseController mouse_;
+  UiState ui_state_;
+  UiStats ui_stats_;
+  cloth::RunStats run_stats_;
+
+  double accumulator_ = 0;        ///< real time not yet simulated, s
+  double last_drop_time_ = -1e9;  ///< glfwGetTime() when steps were last dropped, s
+  bool step_requested_ = false;
+  bool screenshot_requested_ = false;
+  bool recording_toggle_requested_ = false;
+  int displayed_frames_ = 0;
+};
+
+}  // namespace app

@@ -1,0 +1,74 @@
+#include "app_stats.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include "cloth/error.hpp"
+#include "cloth/run_stats.hpp"
+
+namespace app {
+namespace {
+
+nlohmann::json vec3_json(const glm::dvec3& v) {
+  return nlohmann::json::array({v.x, v.y, v.z});
+}
+
+}  // namespace
+
+nlohmann::json make_app_stats(const cloth::Simulation& sim, const OrbitCamera& camera,
+                              const AppSnapshot& s, const std::vector<GrabRecord>& grab_log) {
+  nlohmann::json j;
+  j["window"] = {s.window.width, s.window.height};
+  j["window_pos"] = {s.window_pos.x, s.window_pos.y};
+  j["paused"] = s.paused;
+  j["displayed_frames"] = s.displayed_frames;
+
+  const cloth::RestMesh& mesh = sim.model().mesh;
+  if (mesh.is_grid()) {
+    const int nx = mesh.grid_nx, ny = mesh.grid_ny;
+    const struct {
+      const char* name;
+      int i, j;
+    } corners[] = {{"min-min", 0, 0},
+                   {"max-min", nx - 1, 0},
+                   {"min-max", 0, ny - 1},
+                   {"max-max", nx - 1, ny - 1}};
+    nlohmann::json screen = nlohmann::json::object();
+    nlohmann::json vertices = nlohmann::json::object();
+    for (const auto& c : corners) {
+      const int v = mesh.grid_index(c.i, c.j);
+      const cloth::Vec3& x = sim.state().x[size_t(v)];
+      vertices[c.name] = v;
+      if (const auto px =
+              camera.project(glm::dvec3(x.x(), x.y(), x.z()), s.window.width, s.window.height))
+        screen[c.name] = {s.window_pos.x + px->x, s.window_pos.y + px->y};
+      else
+        screen[c.name] = nullptr;  // behind the camera
+    }
+    j["corner_screen_px"] = screen;
+    j["corner_vertex"] = vertices;
+    j["grid"] = {nx, ny};
+  }
+
+  nlohmann::json log = nlohmann::json::array();
+  for (const GrabRecord& r : grab_log) {
+    log.push_back({{"vertex", r.vertex},
+                   {"start", vec3_json(r.start)},
+                   {"last_target", vec3_json(r.last_target)},
+                   {"position", vec3_json(r.position)},
+                   {"active", r.active}});
+  }
+  j["grab_log"] = log;
+  return j;
+}
+
+void write_json_atomically(const std::string& path, const nlohmann::json& doc) {
+  const std::string tmp = path + ".tmp";
+  cloth::write_json(tmp, doc);
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw cloth::InputError("cannot write '" + path + "': " + ec.message());
+}
+
+}  // namespace app

@@ -1,0 +1,33 @@
+#pragma once
+// The "app" object the interactive app adds to its --stats JSON: window size, where the grid's
+// corners are on screen, and every mouse grab. The end-to-end test drives the real app with
+// xdotool from these numbers (see tests/app/drag_corner_test.sh).
+#include <glm/glm.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "camera.hpp"
+#include "cloth/simulation.hpp"
+#include "mouse_controller.hpp"
+
+namespace app {
+
+struct AppSnapshot {
+  WindowExtent window;          ///< window size, window coordinates
+  glm::ivec2 window_pos{0, 0};  ///< top-left of the client area on the screen, px
+  bool paused = false;
+  int displayed_frames = 0;
+};
+
+/// {"window": [w, h], "window_pos": [x, y], "corner_screen_px": {...} (grid meshes only),
+///  "grab_log": [...], "paused": bool, "displayed_frames": n}. Screen pixels have their origin
+/// at the top-left of the screen, as X and xdotool use.
+nlohmann::json make_app_stats(const cloth::Simulation& sim, const OrbitCamera& camera,
+                              const AppSnapshot& snapshot, const std::vector<GrabRecord>& grab_log);
+
+/// Writes `doc` to `path` through a temporary file and a rename, so a reader polling the file
+/// (the end-to-end test) never sees it half-written. Throws cloth::InputError like write_json.
+void write_json_atomically(const std::string& path, const nlohmann::json& doc);
+
+}  // namespace app

@@ -1,0 +1,119 @@
+#include "headless.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "camera.hpp"
+#include "cloth/export.hpp"
+#include "cloth/run_stats.hpp"
+#include "gl_context.hpp"
+#include "offscreen.hpp"
+#include "paths.hpp"
+#include "pixels.hpp"
+#include "recorder.hpp"
+#include "renderer.hpp"
+
+namespace app {
+namespace {
+
+constexpr int kProgressEvery = 60;  ///< frames between progress lines (1 s at the default dt)
+constexpr int kVideoFps = 60;
+
+/// Everything needed to draw frames without a visible window. Built only when a video or a
+/// screenshot was asked for, so plain headless runs never touch GLFW or GL at all.
+struct OffscreenView {
+  GlfwLibrary glfw;
+  WindowPtr window;  ///< hidden; exists only to own the GL context
+  OrbitCamera camera;
+  std::unique_ptr<Renderer> renderer;
+  std::unique_ptr<OffscreenTarget> target;
+
+  OffscreenView(const Options& o, const cloth::Scene& scene, const cloth::Simulation& sim, int w,
+                int h)
+      : glfw(), window(create_gl_window(WindowSpec{w, h, "clothsim (offscreen)", false, 0})) {
+    const auto& c = scene.camera;
+    camera.set(glm::vec3(float(c.target.x()), float(c.target.y()), float(c.target.z())),
+               float(c.distance), float(c.yaw_deg), float(c.pitch_deg));
+    renderer = std::make_unique<Renderer>(o.shader_dir, sim);
+    target = std::make_unique<OffscreenTarget>(w, h, 4);
+  }
+
+  std::vector<std::uint8_t> render(const cloth::Simulation& sim) {
+    target->bind();
+    renderer->draw(sim, camera, target->width(), target->height(), ViewOptions{});
+    return target->read_rgb();
+  }
+};
+
+std::unique_ptr<OffscreenView> make_offscreen_view(const Options& o, const cloth::Scene& scene,
+                                                   const cloth::Simulation& sim, int w, int h) {
+  try {
+    return std::make_unique<OffscreenView>(o, scene, sim, w, h);
+  } catch (const NoDisplayError& e) {
+    throw std::runtime_error(
+        std::string(o.record_path.empty() ? "--screenshot" : "--record") +
+        " needs an X display for OpenGL (run under xvfb-run -a, or set DISPLAY): " + e.what());
+  }
+}
+
+}  // namespace
+
+int run_headless(const Options& o, const cloth::Scene& scene) {
+  std::unique_ptr<cloth::Simulation> sim = cloth::make_simulation(scene);
+
+  // Video frames must have even sizes for H.264 / yuv420p.
+  const WindowSize size = o.window.value_or(WindowSize{1280, 720});
+  const int w = even_floor(size.width), h = even_floor(size.height);
+  std::unique_ptr<OffscreenView> view;
+  Recorder recorder;
+  if (!o.record_path.empty() || !o.screenshot_path.empty())
+    view = make_offscreen_view(o, scene, *sim, w, h);
+  if (!o.record_path.empty()) recorder.start(o.record_path, w, h, kVideoFps);
+
+  std::cout << "clothsim: headless '" << scene.name << "': " << sim->model().vertex_count()
+            << " vertices, integrator " << sim->solver().integrator << ", dt " << sim->solver().dt
+            << " s, " << o.frames << " frames\n";
+
+  cloth::RunStats stats;
+  if (view && recorder.active()) recorder.add_frame(view->render(*sim));  // the initial state
+  for (int frame = 1; frame <= o.frames; ++frame) {
+    const auto t0 = std::chrono::steady_clock::now();
+    sim->step();
+    const auto t1 = std::chrono::steady_clock::now();
+    stats.add_frame(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    if (recorder.active() && frame < o.frames) recorder.add_frame(view->render(*sim));
+    if (frame % kProgressEvery == 0 || frame == o.frames) {
+      char line[160];
+      std::snprintf(line, sizeof line, "frame %d/%d  t=%.3f s  kinetic=%.6g J  instabilities=%d",
+                    frame, o.frames, sim->time(), sim->energies().kinetic, sim->instabilities());
+      std::cout << line << "\n" << std::flush;
+    }
+  }
+  // The recording holds frames 0..N-1 (N frames); the screenshot shows the final state N.
+  if (!o.screenshot_path.empty()) {
+    write_png(o.screenshot_path, w, h, view->render(*sim));
+    std::cout << "clothsim: wrote screenshot " << o.screenshot_path << " (" << w << "x" << h
+              << ")\n";
+  }
+  if (recorder.active()) {
+    const RecordingSummary r = recorder.finish();
+    char line[512];
+    std::snprintf(line, sizeof line, "clothsim: wrote video %s (%d frames, %.1f s)", r.path.c_str(),
+                  r.frames, r.seconds);
+    std::cout << line << "\n";
+  }
+  if (!o.export_obj.empty()) {
+    cloth::write_obj(o.export_obj, sim->model().mesh, sim->state());
+    std::cout << "clothsim: wrote mesh " << o.export_obj << "\n";
+  }
+  if (!o.stats_path.empty()) {
+    cloth::write_json(o.stats_path, stats.to_json(*sim));
+    std::cout << "clothsim: wrote stats " << o.stats_path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace app

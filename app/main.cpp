@@ -1,0 +1,73 @@
+// clothsim entry point: parses the command line, loads the scene, and runs either the headless
+// runner or the interactive app. This is the error boundary: bad input of any kind ends in ONE
+// line `clothsim: error: <reason>` on stderr and exit code 2, never in a crash.
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "app.hpp"
+#include "cloth/error.hpp"
+#include "cloth/scene.hpp"
+#include "gl_context.hpp"
+#include "headless.hpp"
+#include "options.hpp"
+#include "paths.hpp"
+
+namespace {
+
+constexpr int kExitBadInput = 2;
+
+bool has_display() {
+  const char* x11 = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  return (x11 != nullptr && *x11 != '\0') || (wayland != nullptr && *wayland != '\0');
+}
+
+int fail(const std::string& message) {
+  std::cerr << "clothsim: error: " << message << "\n";
+  return kExitBadInput;
+}
+
+int run(int argc, char** argv) {
+  app::ParseResult parsed = app::parse_command_line(argc, argv);
+  if (parsed.exit_code) return *parsed.exit_code;
+  app::Options& options = parsed.options;
+
+  // Output paths are checked before anything runs: a typo must not cost a long run.
+  app::check_output_path("--export-obj", options.export_obj);
+  app::check_output_path("--stats", options.stats_path);
+  app::check_output_path("--record", options.record_path);
+  app::check_output_path("--screenshot", options.screenshot_path);
+
+  std::vector<std::string> warnings;
+  const cloth::Scene scene = cloth::load_scene(options.scene_path, options.overrides, warnings);
+  for (const std::string& w : warnings) std::cerr << "clothsim: warning: " << w << "\n";
+
+  if (!options.headless && !has_display()) {
+    std::cerr << "clothsim: no DISPLAY set, running headless\n";
+    options.headless = true;
+  }
+  if (options.headless) return app::run_headless(options, scene);
+
+  app::App application(options, scene);
+  return application.run();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const cloth::InputError& e) {
+    return fail(e.what());
+  } catch (const app::NoDisplayError& e) {
+    return fail(std::string("cannot open a window (") + e.what() +
+                "); use --headless, or run under xvfb-run -a");
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  } catch (...) {
+    return fail("unexpected internal error");
+  }
+}

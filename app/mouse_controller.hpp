@@ -1,0 +1,63 @@
+#pragma once
+// Mouse interaction: left-press on the cloth grabs the vertex under the cursor and drags it in
+// the plane through the grab point facing the camera; left-drag on empty space or right-drag
+// orbits; middle-drag or shift+right-drag pans; the wheel zooms; ctrl+left-click toggles a pin.
+// Coordinates are window coordinates (px, origin top-left), as GLFW reports the cursor.
+#include <glm/glm.hpp>
+#include <optional>
+#include <vector>
+
+#include "camera.hpp"
+#include "cloth/simulation.hpp"
+
+namespace app {
+
+/// One grab made with the mouse, kept for the --stats "grab_log" (the end-to-end test reads it).
+struct GrabRecord {
+  int vertex = -1;
+  glm::dvec3 start{0.0};        ///< vertex position when grabbed, m
+  glm::dvec3 last_target{0.0};  ///< last target the mouse set, m
+  glm::dvec3 position{0.0};     ///< vertex position while held; frozen at release, m
+  bool active = false;          ///< still held
+};
+
+struct WindowExtent {
+  int width = 1;  ///< window size in window coordinates (not framebuffer pixels)
+  int height = 1;
+};
+
+class MouseController {
+ public:
+  static constexpr float kOrbitDegPerPx = 0.3f;
+
+  void press(int button, int mods, double x, double y, WindowExtent win, OrbitCamera& camera,
+             cloth::Simulation& sim);
+  void release(int button, cloth::Simulation& sim);
+  void move(double x, double y, WindowExtent win, OrbitCamera& camera, cloth::Simulation& sim);
+  void scroll(double steps, OrbitCamera& camera);
+
+  /// Once per displayed frame: records where the held vertex is now.
+  void update(const cloth::Simulation& sim);
+  /// Drops any drag (e.g. on reset) and releases the grab in the simulation.
+  void cancel(cloth::Simulation& sim);
+
+  bool dragging() const { return drag_ != Drag::None; }
+  const std::vector<GrabRecord>& grab_log() const { return grab_log_; }
+
+ private:
+  enum class Drag { None, Orbit, Pan, Grab };
+
+  bool try_grab(double x, double y, WindowExtent win, const OrbitCamera& camera,
+                cloth::Simulation& sim);
+  void try_toggle_pin(double x, double y, WindowExtent win, const OrbitCamera& camera,
+                      cloth::Simulation& sim);
+
+  Drag drag_ = Drag::None;
+  int drag_button_ = -1;
+  double last_x_ = 0, last_y_ = 0;
+  glm::dvec3 plane_point_{0.0};   ///< the drag plane passes through the grab point...
+  glm::dvec3 plane_normal_{0.0};  ///< ...and faces the camera (its view direction)
+  std::vector<GrabRecord> grab_log_;
+};
+
+}  // namespace app

@@ -1,0 +1,76 @@
+#include "options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <charconv>
+
+#include "paths.hpp"
+
+namespace app {
+
+std::optional<WindowSize> parse_window_size(const std::string& text) {
+  const auto x = text.find_first_of("xX");
+  if (x == std::string::npos) return std::nullopt;
+  WindowSize size;
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  auto [p1, e1] = std::from_chars(begin, begin + x, size.width);
+  auto [p2, e2] = std::from_chars(begin + x + 1, end, size.height);
+  if (e1 != std::errc() || e2 != std::errc() || p1 != begin + x || p2 != end) return std::nullopt;
+  // Below 16 px nothing useful is visible; above 16384 no GL implementation has such buffers.
+  constexpr int kMin = 16, kMax = 16384;
+  if (size.width < kMin || size.height < kMin || size.width > kMax || size.height > kMax)
+    return std::nullopt;
+  return size;
+}
+
+ParseResult parse_command_line(int argc, char** argv) {
+  ParseResult result;
+  Options& o = result.options;
+  o.scene_path = default_scene_path();
+  o.shader_dir = default_shader_dir();
+
+  CLI::App cli{"clothsim: interactive real-time cloth simulator (SI units throughout)", "clothsim"};
+  std::string integrator;
+  std::string window_text;
+  cli.add_option("--scene", o.scene_path, "Scene JSON file")->capture_default_str();
+  cli.add_flag("--headless", o.headless,
+               "Run without a window (automatic when DISPLAY is not set)");
+  cli.add_option("--frames", o.frames, "Headless: number of fixed steps (frames) to simulate")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100000000));
+  cli.add_option("--export-obj", o.export_obj, "Write the final cloth positions as OBJ");
+  cli.add_option("--stats", o.stats_path,
+                 "Write run statistics JSON (interactive: also refreshed every 0.5 s)");
+  cli.add_option("--record", o.record_path, "Record an H.264 video through ffmpeg (.mp4)");
+  cli.add_option("--integrator", integrator,
+                 "Time integrator (same as --set solver.integrator=NAME)");
+  // One key=value per --set; repeat the flag for more (so a value can never swallow the next
+  // positional-looking argument).
+  cli.add_option("--set", o.overrides, "Override a scene field: --set cloth.material.bending=2e-4")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cli.add_option("--screenshot", o.screenshot_path, "Save a PNG of the last frame on exit");
+  cli.add_option("--window", window_text, "Window / video size WxH in px, e.g. 1280x720");
+  cli.add_option("--quit-after-frames", o.quit_after_frames,
+                 "Interactive: quit after N displayed frames (for tests)")
+      ->check(CLI::NonNegativeNumber);
+  cli.add_option("--shader-dir", o.shader_dir, "Directory of the GLSL shaders")
+      ->capture_default_str();
+
+  try {
+    cli.parse(argc, argv);
+    if (!window_text.empty()) {
+      o.window = parse_window_size(window_text);
+      if (!o.window)
+        throw CLI::ValidationError(
+            "--window", "expected WxH with 16..16384 px each, got '" + window_text + "'");
+    }
+  } catch (const CLI::ParseError& e) {
+    result.exit_code = cli.exit(e);
+    return result;
+  }
+  if (!integrator.empty()) o.overrides.push_back("solver.integrator=" + integrator);
+  return result;
+}
+
+}  // namespace app

@@ -1,0 +1,41 @@
+#pragma once
+// Command-line options of clothsim (CLI11). One struct for both modes: the headless runner and
+// the interactive App read the fields they need.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace app {
+
+struct WindowSize {
+  int width = 1280;  ///< px
+  int height = 720;  ///< px
+};
+
+struct Options {
+  std::string scene_path;              ///< --scene (default: the bundled default scene)
+  bool headless = false;               ///< --headless, or forced when there is no display
+  int frames = 180;                    ///< --frames: headless frames to simulate
+  std::string export_obj;              ///< --export-obj PATH ("" = none)
+  std::string stats_path;              ///< --stats PATH.json ("" = none)
+  std::string record_path;             ///< --record PATH.mp4 ("" = none)
+  std::string screenshot_path;         ///< --screenshot PATH.png, written on exit ("" = none)
+  std::vector<std::string> overrides;  ///< --set key=value, in order; --integrator appended
+  std::optional<WindowSize> window;    ///< --window WxH (absent: mode's default size)
+  int quit_after_frames = 0;           ///< --quit-after-frames N (0 = run until closed)
+  std::string shader_dir;              ///< --shader-dir (default: baked-in source dir)
+};
+
+/// Parses "WxH" (e.g. "1024x768"); nullopt if malformed or outside 16..16384 px.
+std::optional<WindowSize> parse_window_size(const std::string& text);
+
+/// Result of parsing argv: either options to run with, or an exit code to return right away
+/// (--help prints usage and gives 0; a bad argument prints CLI11's message and gives non-zero).
+struct ParseResult {
+  Options options;
+  std::optional<int> exit_code;
+};
+
+ParseResult parse_command_line(int argc, char** argv);
+
+}  // namespace app

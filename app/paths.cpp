@@ -1,0 +1,46 @@
+#include "paths.hpp"
+
+#include <ctime>
+#include <filesystem>
+#include <system_error>
+
+#include "cloth/error.hpp"
+
+namespace app {
+
+std::string default_scene_path() {
+  return std::string(CLOTHSIM_ASSET_DIR) + "/scenes/default.json";
+}
+
+std::string default_shader_dir() {
+  return CLOTHSIM_SHADER_DIR;
+}
+
+void ensure_parent_dir(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (parent.empty()) return;
+  std::error_code ignored;
+  std::filesystem::create_directories(parent, ignored);
+}
+
+void check_output_path(const std::string& option, const std::string& path) {
+  if (path.empty()) return;
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw cloth::InputError(option + " '" + path + "' is a directory, expected a file name");
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+    throw cloth::InputError(option + " '" + path + "': directory '" + parent.string() +
+                            "' does not exist");
+}
+
+std::string timestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &local);
+  return buf;
+}
+
+}  // namespace app

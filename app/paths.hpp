@@ -1,0 +1,23 @@
+#pragma once
+// Where things are read from and written to.
+#include <string>
+
+namespace app {
+
+std::string default_scene_path();  ///< ${CLOTHSIM_ASSET_DIR}/scenes/default.json
+std::string default_shader_dir();  ///< ${CLOTHSIM_SHADER_DIR}
+
+/// Creates the parent directory of an output path if it is missing. Only for the app's own
+/// default names (out/screenshot-*.png, out/recording-*.mp4); paths the user typed are checked
+/// with check_output_path instead, never created. Failures are ignored here: the writer reports
+/// them with the path.
+void ensure_parent_dir(const std::string& path);
+
+/// Throws cloth::InputError naming the option and the path if `path`'s directory does not exist,
+/// so a typo in an output path fails at start-up, not after a long run.
+void check_output_path(const std::string& option, const std::string& path);
+
+/// Local time as YYYYMMDD-HHMMSS, for default recording / screenshot names.
+std::string timestamp();
+
+}  // namespace app

@@ -1,0 +1,97 @@
+#include "recorder.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <stdexcept>
+
+namespace app {
+namespace {
+
+/// Whether `name` is an executable somewhere on PATH. popen() itself always "succeeds" (it
+/// starts a shell), so a missing ffmpeg would otherwise only show up as exit code 127 at the end.
+bool on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    const std::string dir = dirs.substr(start, end - start);
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+/// Single-quotes `s` for /bin/sh (popen runs the command through the shell).
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+}  // namespace
+
+Recorder::~Recorder() {
+  if (!active()) return;
+  try {
+    finish();
+  } catch (const std::exception& e) {
+    std::cerr << "clothsim: error: " << e.what() << "\n";
+  }
+}
+
+void Recorder::start(const std::string& path, int width, int height, int fps) {
+  if (active()) throw std::runtime_error("already recording to '" + path_ + "'");
+  if (width <= 0 || height <= 0 || width % 2 != 0 || height % 2 != 0)
+    throw std::runtime_error("video size must be even, got " + std::to_string(width) + "x" +
+                             std::to_string(height));
+  if (!on_path("ffmpeg"))
+    throw std::runtime_error("recording needs ffmpeg on PATH (Debian: apt-get install ffmpeg)");
+  // If ffmpeg dies (bad path, full disk) our next write would raise SIGPIPE and kill the app
+  // without a word; ignoring it turns that into a failed fwrite we can report.
+  std::signal(SIGPIPE, SIG_IGN);
+  const std::string cmd = "ffmpeg -y -loglevel error -f rawvideo -pix_fmt rgb24 -s " +
+                          std::to_string(width) + "x" + std::to_string(height) + " -r " +
+                          std::to_string(fps) + " -i - -c:v libx264 -pix_fmt yuv420p " +
+                          shell_quote(path);
+  pipe_ = ::popen(cmd.c_str(), "w");
+  if (pipe_ == nullptr) throw std::runtime_error("cannot start ffmpeg for '" + path + "'");
+  path_ = path;
+  width_ = width;
+  height_ = height;
+  fps_ = fps;
+  frames_ = 0;
+}
+
+void Recorder::add_frame(const std::vector<std::uint8_t>& rgb) {
+  if (!active()) return;
+  const size_t bytes = size_t(width_) * size_t(height_) * 3;
+  if (rgb.size() != bytes) throw std::runtime_error("video frame has the wrong size");
+  if (std::fwrite(rgb.data(), 1, bytes, pipe_) != bytes) {
+    ::pclose(pipe_);
+    pipe_ = nullptr;
+    throw std::runtime_error("ffmpeg stopped accepting frames for '" + path_ + "'");
+  }
+  ++frames_;
+}
+
+RecordingSummary Recorder::finish() {
+  if (!active()) throw std::runtime_error("not recording");
+  const int status = ::pclose(pipe_);
+  pipe_ = nullptr;
+  if (status == -1) throw std::runtime_error("cannot wait for ffmpeg writing '" + path_ + "'");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    throw std::runtime_error("ffmpeg failed (exit " + std::to_string(code) + ") writing '" + path_ +
+                             "'");
+  }
+  return RecordingSummary{path_, frames_, double(frames_) / double(fps_)};
+}
+
+}  // namespace app

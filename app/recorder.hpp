@@ -1,0 +1,50 @@
+#pragma once
+// Video recording: raw RGB frames piped into ffmpeg, which encodes H.264 (yuv420p, so every
+// player can show it). One class for the headless runner and the interactive app.
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace app {
+
+struct RecordingSummary {
+  std::string path;
+  int frames = 0;
+  double seconds = 0;  ///< frames / fps, s
+};
+
+class Recorder {
+ public:
+  Recorder() = default;
+  /// Finishes an open recording; errors are printed, not thrown (destructors must not throw).
+  ~Recorder();
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  /// Starts ffmpeg writing `path`. width and height must be even (yuv420p halves chroma).
+  /// Throws std::runtime_error if ffmpeg is not on PATH or cannot be started.
+  void start(const std::string& path, int width, int height, int fps = 60);
+  /// Appends one frame of width*height*3 bytes, top row first. Throws if ffmpeg has gone away.
+  void add_frame(const std::vector<std::uint8_t>& rgb);
+  /// Closes the pipe and waits for ffmpeg; throws if it failed.
+  RecordingSummary finish();
+
+  bool active() const { return pipe_ != nullptr; }
+  int width() const { return width_; }
+  int height() const { return height_; }
+  int frames() const { return frames_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::FILE* pipe_ = nullptr;
+  std::string path_;
+  int width_ = 0, height_ = 0, fps_ = 60, frames_ = 0;
+};
+
+/// Largest even number <= n (at least 2): H.264 in yuv420p needs even frame sizes.
+inline int even_floor(int n) {
+  return n < 2 ? 2 : n & ~1;
+}
+
+}  // namespace app

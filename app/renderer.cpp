@@ -1,0 +1,251 @@
+#include "renderer.hpp"
+
+#include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
+#include <variant>
+
+#include "normals.hpp"
+#include "primitives.hpp"
+
+namespace app {
+namespace {
+
+// Colours (linear RGB). Front and back of the cloth differ so a fold or a flip is obvious.
+const glm::vec3 kClothFront(0.86f, 0.36f, 0.24f);
+const glm::vec3 kClothBack(0.22f, 0.50f, 0.80f);
+const glm::vec3 kSphereColor(0.70f, 0.72f, 0.76f);
+const glm::vec4 kWireColor(0.08f, 0.08f, 0.10f, 0.55f);
+const glm::vec3 kPinColor(1.00f, 0.85f, 0.10f);
+const glm::vec3 kGrabColor(0.10f, 0.95f, 0.30f);
+const glm::vec3 kGrabTargetColor(0.95f, 0.95f, 0.95f);
+const glm::vec3 kBackground(0.63f, 0.69f, 0.76f);
+// Key light direction (towards the light), world space: high, front-right.
+const glm::vec3 kLightDir = glm::normalize(glm::vec3(0.45f, 1.0f, 0.6f));
+constexpr float kGroundHalfExtent = 100.0f;  ///< m; the grid fades out long before this
+constexpr float kMarkerSizePx = 9.0f;
+
+glm::vec3 to_glm(const cloth::Vec3& v) {
+  return glm::vec3(float(v.x()), float(v.y()), float(v.z()));
+}
+
+void attrib_vec3(GLuint index, GLsizei stride, std::size_t offset) {
+  glEnableVertexAttribArray(index);
+  glVertexAttribPointer(index, 3, GL_FLOAT, GL_FALSE, stride,
+                        reinterpret_cast<const void*>(offset));
+}
+
+}  // namespace
+
+Renderer::Renderer(const std::string& shader_dir, const cloth::Simulation& sim)
+    : lit_(shader_dir, "lit"), ground_(shader_dir, "ground"), points_(shader_dir, "points") {
+  // Cloth: positions and normals change every step (dynamic), the triangles never do.
+  const cloth::RestMesh& mesh = sim.model().mesh;
+  const GLsizeiptr vbytes = GLsizeiptr(mesh.vertex_count() * sizeof(glm::vec3));
+  std::vector<std::uint32_t> idx;
+  idx.reserve(mesh.triangles.size() * 3);
+  for (const auto& t : mesh.triangles)
+    for (int k = 0; k < 3; ++k) idx.push_back(std::uint32_t(t[k]));
+  cloth_.index_count = GLsizei(idx.size());
+  glBindVertexArray(cloth_.vao.id());
+  glBindBuffer(GL_ARRAY_BUFFER, cloth_.positions.id());
+  glBufferData(GL_ARRAY_BUFFER, vbytes, nullptr, GL_DYNAMIC_DRAW);
+  attrib_vec3(0, sizeof(glm::vec3), 0);
+  glBindBuffer(GL_ARRAY_BUFFER, cloth_.normals.id());
+  glBufferData(GL_ARRAY_BUFFER, vbytes, nullptr, GL_DYNAMIC_DRAW);
+  attrib_vec3(1, sizeof(glm::vec3), 0);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, cloth_.indices.id());
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(idx.size() * sizeof(std::uint32_t)), idx.data(),
+               GL_STATIC_DRAW);
+
+  // Unit sphere, scaled and moved per collider.
+  const SimpleMesh s = make_uv_sphere(48, 24);
+  sphere_.index_count = GLsizei(s.indices.size());
+  glBindVertexArray(sphere_.vao.id());
+  glBindBuffer(GL_ARRAY_BUFFER, sphere_.positions.id());
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(s.positions.size() * sizeof(glm::vec3)),
+               s.positions.data(), GL_STATIC_DRAW);
+  attrib_vec3(0, sizeof(glm::vec3), 0);
+  glBindBuffer(GL_ARRAY_BUFFER, sphere_.normals.id());
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(s.normals.size() * sizeof(glm::vec3)), s.normals.data(),
+               GL_STATIC_DRAW);
+  attrib_vec3(1, sizeof(glm::vec3), 0);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, sphere_.indices.id());
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(s.indices.size() * sizeof(std::uint32_t)),
+               s.indices.data(), GL_STATIC_DRAW);
+
+  // Ground: one big quad (4 corners, rewritten per plane when drawn), drawn as a triangle fan.
+  glBindVertexArray(ground_vao_.id());
+  glBindBuffer(GL_ARRAY_BUFFER, ground_vbo_.id());
+  glBufferData(GL_ARRAY_BUFFER, 4 * sizeof(glm::vec3), nullptr, GL_DYNAMIC_DRAW);
+  attrib_vec3(0, sizeof(glm::vec3), 0);
+
+  // Markers: position + colour per point.
+  glBindVertexArray(marker_vao_.id());
+  glBindBuffer(GL_ARRAY_BUFFER, marker_vbo_.id());
+  attrib_vec3(0, 2 * sizeof(glm::vec3), 0);
+  attrib_vec3(1, 2 * sizeof(glm::vec3), sizeof(glm::vec3));
+
+  glBindVertexArray(0);
+}
+
+void Renderer::upload_cloth(const cloth::Simulation& sim) {
+  // Only when the engine says positions changed: paused frames cost no upload.
+  if (uploaded_version_ && *uploaded_version_ == sim.state_version()) return;
+  const auto& x = sim.state().x;
+  scratch_positions_.resize(x.size());
+  for (size_t i = 0; i < x.size(); ++i) scratch_positions_[i] = to_glm(x[i]);
+  compute_vertex_normals(x, sim.model().mesh.triangles, scratch_normals_);
+  const GLsizeiptr bytes = GLsizeiptr(x.size() * sizeof(glm::vec3));
+  glBindBuffer(GL_ARRAY_BUFFER, cloth_.positions.id());
+  glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, scratch_positions_.data());
+  glBindBuffer(GL_ARRAY_BUFFER, cloth_.normals.id());
+  glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, scratch_normals_.data());
+  uploaded_version_ = sim.state_version();
+}
+
+void Renderer::upload_markers(const cloth::Simulation& sim, bool show_pins) {
+  std::vector<glm::vec3> data;  // pairs: position, colour
+  const auto& x = sim.state().x;
+  if (show_pins) {
+    for (int i = 0; i < int(x.size()); ++i) {
+      if (sim.is_pinned(i)) {
+        data.push_back(to_glm(x[size_t(i)]));
+        data.push_back(kPinColor);
+      }
+    }
+  }
+  if (const auto& grab = sim.current_grab();
+      grab && grab->vertex >= 0 && grab->vertex < int(x.size())) {
+    data.push_back(to_glm(grab->target));
+    data.push_back(kGrabTargetColor);
+    data.push_back(to_glm(x[size_t(grab->vertex)]));
+    data.push_back(kGrabColor);
+  }
+  marker_count_ = GLsizei(data.size() / 2);
+  glBindBuffer(GL_ARRAY_BUFFER, marker_vbo_.id());
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(data.size() * sizeof(glm::vec3)), data.data(),
+               GL_STREAM_DRAW);
+}
+
+void Renderer::draw_ground(const Ground& g, const glm::mat4& view_proj, const glm::vec3& eye) {
+  // An orthonormal basis of the plane; for a horizontal floor it is exactly (x, z), so the grid
+  // lines sit on whole metres of world x and z.
+  const glm::vec3 n = glm::normalize(g.normal);
+  const glm::vec3 helper = std::abs(n.z) < 0.9f ? glm::vec3(0, 0, 1) : glm::vec3(1, 0, 0);
+  const glm::vec3 axis_u = glm::normalize(glm::cross(helper, n));
+  const glm::vec3 axis_v = glm::cross(n, axis_u);
+  // Centre the quad under the eye so the visible part is always covered.
+  const glm::vec3 centre = eye - glm::dot(eye - g.origin, n) * n;
+  const glm::vec3 quad[4] = {centre + kGroundHalfExtent * (-axis_u - axis_v),
+                             centre + kGroundHalfExtent * (axis_u - axis_v),
+                             centre + kGroundHalfExtent * (axis_u + axis_v),
+                             centre + kGroundHalfExtent * (-axis_u + axis_v)};
+  glBindBuffer(GL_ARRAY_BUFFER, ground_vbo_.id());
+  glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof quad, quad);
+
+  ground_.use();
+  ground_.set("u_view_proj", view_proj);
+  ground_.set("u_origin", g.origin);
+  ground_.set("u_axis_u", axis_u);
+  ground_.set("u_axis_v", axis_v);
+  ground_.set("u_normal", n);
+  ground_.set("u_eye", eye);
+  ground_.set("u_light_dir", kLightDir);
+  ground_.set("u_background", kBackground);
+  // Pushed back a little so cloth resting on the floor (a contact offset above it) never
+  // z-fights with it.
+  glEnable(GL_POLYGON_OFFSET_FILL);
+  glPolygonOffset(1.0f, 2.0f);
+  glBindVertexArray(ground_vao_.id());
+  glDrawArrays(GL_TRIANGLE_FAN, 0, 4);
+  glDisable(GL_POLYGON_OFFSET_FILL);
+}
+
+void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, int fb_w, int fb_h,
+                    const ViewOptions& view) {
+  upload_cloth(sim);
+  upload_markers(sim, view.show_pins);
+
+  glViewport(0, 0, fb_w, fb_h);
+  glClearColor(kBackground.r, kBackground.g, kBackground.b, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glDisable(GL_CULL_FACE);  // cloth is seen from both sides
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glEnable(GL_MULTISAMPLE);
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+
+  const glm::mat4 view_proj =
+      camera.projection(float(fb_w) / float(fb_h > 0 ? fb_h : 1)) * camera.view();
+  const glm::vec3 eye = camera.eye();
+
+  // Ground: every plane collider, or a floor at y = 0 when the scene has none.
+  if (view.show_ground) {
+    bool any_plane = false;
+    for (const cloth::Collider& c : sim.colliders()) {
+      if (const auto* plane = std::get_if<cloth::PlaneShape>(&c.shape)) {
+        draw_ground(Ground{to_glm(plane->point), to_glm(plane->normal)}, view_proj, eye);
+        any_plane = true;
+      }
+    }
+    if (!any_plane) draw_ground(Ground{}, view_proj, eye);
+  }
+
+  lit_.use();
+  lit_.set("u_view_proj", view_proj);
+  lit_.set("u_eye", eye);
+  lit_.set("u_light_dir", kLightDir);
+  lit_.set("u_flat", 0);
+
+  // Spheres at their real radius (the contact offset is not drawn).
+  glBindVertexArray(sphere_.vao.id());
+  lit_.set("u_front_color", kSphereColor);
+  lit_.set("u_back_color", kSphereColor);
+  lit_.set("u_shininess", 48.0f);
+  lit_.set("u_specular", 0.35f);
+  for (const cloth::Collider& c : sim.colliders()) {
+    if (const auto* sphere = std::get_if<cloth::SphereShape>(&c.shape)) {
+      const glm::mat4 model = glm::scale(glm::translate(glm::mat4(1.0f), to_glm(sphere->center)),
+                                         glm::vec3(float(sphere->radius)));
+      lit_.set("u_model", model);
+      glDrawElements(GL_TRIANGLES, sphere_.index_count, GL_UNSIGNED_INT, nullptr);
+    }
+  }
+
+  // Cloth. The filled pass is pushed back so the wireframe lines win the depth test.
+  glBindVertexArray(cloth_.vao.id());
+  lit_.set("u_model", glm::mat4(1.0f));
+  lit_.set("u_front_color", kClothFront);
+  lit_.set("u_back_color", kClothBack);
+  lit_.set("u_shininess", 24.0f);
+  lit_.set("u_specular", 0.15f);
+  glEnable(GL_POLYGON_OFFSET_FILL);
+  glPolygonOffset(1.0f, 1.0f);
+  glDrawElements(GL_TRIANGLES, cloth_.index_count, GL_UNSIGNED_INT, nullptr);
+  glDisable(GL_POLYGON_OFFSET_FILL);
+  if (view.wireframe) {
+    glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    lit_.set("u_flat", 1);
+    lit_.set("u_flat_color", kWireColor);
+    glDrawElements(GL_TRIANGLES, cloth_.index_count, GL_UNSIGNED_INT, nullptr);
+    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    lit_.set("u_flat", 0);
+  }
+
+  // Markers on top of everything: a pin hidden behind the cloth is still worth seeing.
+  if (marker_count_ > 0) {
+    glDisable(GL_DEPTH_TEST);
+    points_.use();
+    points_.set("u_view_proj", view_proj);
+    points_.set("u_point_size", kMarkerSizePx);
+    glBindVertexArray(marker_vao_.id());
+    glDrawArrays(GL_POINTS, 0, marker_count_);
+    glEnable(GL_DEPTH_TEST);
+  }
+  glBindVertexArray(0);
+}
+
+}  // namespace app

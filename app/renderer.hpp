@@ -1,0 +1,69 @@
+#pragma once
+// Draws the simulation: the cloth (two-sided Blinn-Phong, optional wireframe overlay), the
+// colliders (spheres as UV spheres, planes as the metre-grid ground), pinned and grabbed vertex
+// markers. It draws into whatever framebuffer is bound, so the window, screenshots and offscreen
+// video recording share one code path.
+#include <cstdint>
+#include <glm/glm.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "camera.hpp"
+#include "cloth/simulation.hpp"
+#include "gl_objects.hpp"
+#include "shader.hpp"
+
+namespace app {
+
+struct ViewOptions {
+  bool wireframe = false;   ///< draw the triangle edges over the shaded cloth
+  bool show_pins = true;    ///< mark pinned vertices (and the grabbed one)
+  bool show_ground = true;  ///< the ground plane with its metre grid
+};
+
+class Renderer {
+ public:
+  /// Loads the shaders from `shader_dir` and creates the buffers for `sim`'s mesh. Needs a
+  /// current GL 3.3 context. Throws std::runtime_error on shader errors.
+  Renderer(const std::string& shader_dir, const cloth::Simulation& sim);
+
+  /// Clears and draws the whole scene into the bound framebuffer of fb_w x fb_h px.
+  void draw(const cloth::Simulation& sim, const OrbitCamera& camera, int fb_w, int fb_h,
+            const ViewOptions& view);
+
+ private:
+  struct GpuMesh {
+    GlVertexArray vao;
+    GlBuffer positions;
+    GlBuffer normals;
+    GlBuffer indices;
+    GLsizei index_count = 0;
+  };
+  struct Ground {
+    glm::vec3 origin{0.0f};  ///< a point of the plane; grid lines are counted from it, m
+    glm::vec3 normal{0, 1, 0};
+  };
+
+  void upload_cloth(const cloth::Simulation& sim);
+  void upload_markers(const cloth::Simulation& sim, bool show_pins);
+  void draw_ground(const Ground& g, const glm::mat4& view_proj, const glm::vec3& eye);
+
+  ShaderProgram lit_;
+  ShaderProgram ground_;
+  ShaderProgram points_;
+
+  GpuMesh cloth_;
+  std::optional<std::uint64_t> uploaded_version_;  ///< sim.state_version() in the GPU buffers
+  std::vector<glm::vec3> scratch_positions_;
+  std::vector<glm::vec3> scratch_normals_;
+
+  GpuMesh sphere_;
+  GlVertexArray ground_vao_;
+  GlBuffer ground_vbo_;
+  GlVertexArray marker_vao_;
+  GlBuffer marker_vbo_;  ///< interleaved position + colour per marker
+  GLsizei marker_count_ = 0;
+};
+
+}  // namespace app

@@ -1,0 +1,382 @@
+#include "ui.hpp"
+
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cctype>
+#include <cstdio>
+#include <exception>
+#include <vector>
+
+#include "cloth/forces.hpp"
+#include "cloth/integrator.hpp"
+#include "cloth/model.hpp"
+#include "cloth/wind.hpp"
+
+namespace app {
+namespace {
+
+const ImVec4 kErrorColor(1.0f, 0.35f, 0.30f, 1.0f);
+
+/// Tooltip on the previous widget: its unit and meaning in one line.
+void tip(const char* text) {
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+bool slider_double(const char* label, double* v, double lo, double hi, const char* fmt,
+                   bool log_scale) {
+  return ImGui::SliderScalar(label, ImGuiDataType_Double, v, &lo, &hi, fmt,
+                             log_scale ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
+}
+
+void error_line(const std::string& error) {
+  if (!error.empty()) ImGui::TextColored(kErrorColor, "%s", error.c_str());
+}
+
+/// Integrator names from the engine's list ("verlet" today; "a, b, c" as more arrive).
+std::vector<std::string> integrator_names() {
+  std::vector<std::string> names;
+  std::string current;
+  for (const char* p = cloth::kIntegratorNames;; ++p) {
+    const char c = *p;
+    if (c != '\0' && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_')) {
+      current += c;
+    } else {
+      if (!current.empty()) names.push_back(current);
+      current.clear();
+      if (c == '\0') break;
+    }
+  }
+  return names;
+}
+
+}  // namespace
+
+Ui::Ui(GLFWwindow* window) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename =
+      nullptr;  // no imgui.ini: the layout is the same on every start (tests rely on it)
+  ImGui::StyleColorsDark();
+  ImGui::GetStyle().WindowRounding = 4.0f;
+  ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 0.92f;
+  // true: the backend installs its callbacks and chains to the App's, installed before this.
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+}
+
+Ui::~Ui() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+}
+
+void Ui::begin_frame() {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+}
+
+void Ui::render() {
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+bool Ui::wants_mouse() const {
+  return ImGui::GetIO().WantCaptureMouse;
+}
+bool Ui::wants_keyboard() const {
+  return ImGui::GetIO().WantCaptureKeyboard;
+}
+
+UiActions Ui::build(cloth::Simulation& sim, UiState& state, const UiStats& stats) {
+  UiActions actions;
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
+  ImGui::Begin("clothsim", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+  ImGui::TextDisabled("F1: help");
+  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
+    simulation_section(sim, state, actions);
+  if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) material_section(sim);
+  if (ImGui::CollapsingHeader("Forces", ImGuiTreeNodeFlags_DefaultOpen)) forces_section(sim);
+  if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
+    view_section(state, stats, actions);
+  if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) stats_section(sim, stats);
+  ImGui::End();
+  if (state.show_help) help_overlay(state);
+  return actions;
+}
+
+void Ui::simulation_section(cloth::Simulation& sim, UiState& state, UiActions& actions) {
+  if (ImGui::Button(state.paused ? "Run" : "Pause")) state.paused = !state.paused;
+  tip("Pause / resume the simulation (Space)");
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) actions.step = true;
+  tip("Advance one fixed step dt while paused (N)");
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) actions.reset = true;
+  tip("Back to the initial positions and pins; settings are kept (R)");
+
+  cloth::SolverSettings solver = sim.solver();
+  bool changed = false;
+  const std::vector<std::string> names = integrator_names();
+  if (ImGui::BeginCombo("integrator", solver.integrator.c_str())) {
+    for (const std::string& name : names) {
+      const bool selected = name == solver.integrator;
+      if (ImGui::Selectable(name.c_str(), selected) && !selected) {
+        solver.integrator = name;
+        changed = true;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  tip("Time integration scheme");
+  changed |= slider_double("dt", &solver.dt, 1e-4, 0.05, "%.5f s", true);
+  tip("Fixed simulation step, s (the display rate does not change it)");
+  changed |=
+      ImGui::SliderInt("substeps", &solver.substeps, 1, 2000, "%d", ImGuiSliderFlags_Logarithmic);
+  tip("Substeps per step (dimensionless): each integrates dt / substeps");
+  if (solver.integrator == "verlet") {
+    bool limit = solver.strain_limit >= 0;
+    if (ImGui::Checkbox("strain limit", &limit)) {
+      solver.strain_limit = limit ? 0.1 : -1.0;
+      changed = true;
+    }
+    tip("Provot's strain limiting: edges may stretch at most this fraction (dimensionless)");
+    if (limit) {
+      changed |= slider_double("max elongation", &solver.strain_limit, 0.0, 0.5, "%.3f", false);
+      tip("Largest allowed edge elongation (dimensionless, 0.1 = 10%; 0 = held at rest length)");
+    }
+  }
+  if (solver.integrator == "implicit") {
+    changed |= slider_double("CG tolerance", &solver.tolerance, 1e-10, 1e-2, "%.1e", true);
+    tip("Relative residual at which the modified PCG stops (dimensionless)");
+    changed |= ImGui::SliderInt("CG max iterations", &solver.max_iterations, 1, 5000, "%d",
+                                ImGuiSliderFlags_Logarithmic);
+    tip("Cap on conjugate-gradient iterations per step (dimensionless)");
+    changed |= ImGui::Checkbox("direct solve (LDLT)", &solver.direct_solve);
+    tip("Reference sparse direct solve instead of PCG: slower, for comparison");
+  }
+  if (changed) {
+    try {
+      sim.set_solver(solver);
+      solver_error_.clear();
+    } catch (const std::exception& e) {
+      solver_error_ = e.what();
+    }
+  }
+  error_line(solver_error_);
+}
+
+void Ui::material_section(cloth::Simulation& sim) {
+  ImGui::Text("model: %s", cloth::model_type_name(sim.model().type));
+  tip("Material model, chosen in the scene file (cloth.model)");
+  cloth::SpringMaterial m = sim.model().material;
+  bool changed = false;
+  changed |= slider_double("density", &m.density, 0.01, 5.0, "%.3g kg/m^2", true);
+  tip("Areal density, kg/m^2 (cotton ~0.15)");
+  changed |= slider_double("stretch", &m.stretch, 1.0, 1e5, "%.4g N/m", true);
+  tip("Stretch modulus of the structural springs, N/m");
+  changed |= slider_double("shear", &m.shear, 0.1, 1e5, "%.4g N/m", true);
+  tip("Shear modulus of the diagonal springs, N/m");
+  changed |= slider_double("bending", &m.bending, 1e-7, 1e-1, "%.3g N*m", true);
+  tip("Bending rigidity B, N*m");
+  changed |= slider_double("spring damping", &m.damping, 0.0, 10.0, "%.4g N*s/m", true);
+  tip("Damping along each spring's axis, N*s/m");
+  changed |= slider_double("velocity damping", &m.velocity_damping, 0.0, 10.0, "%.3g 1/s", true);
+  tip("Drag on every vertex, a = -c v, 1/s");
+  if (sim.model().type == cloth::ModelType::BaraffWitkin) {
+    changed |= slider_double("rest stretch u", &m.rest_stretch_u, 0.5, 1.5, "%.3f", false);
+    tip("b_u of Baraff-Witkin eq. 10: rest stretch along u (dimensionless, 1 = none)");
+    changed |= slider_double("rest stretch v", &m.rest_stretch_v, 0.5, 1.5, "%.3f", false);
+    tip("b_v of Baraff-Witkin eq. 10: rest stretch along v (dimensionless, 1 = none)");
+    changed |= slider_double("bend factor u", &m.bend_k_u, 0.01, 100.0, "%.3g", true);
+    tip("Factor on the bending rigidity for creases along u (dimensionless)");
+    changed |= slider_double("bend factor v", &m.bend_k_v, 0.01, 100.0, "%.3g", true);
+    tip("Factor on the bending rigidity for creases along v (dimensionless)");
+    changed |= slider_double("bend damping", &m.bending_damping, 0.0, 1e-2, "%.3g N*m*s", true);
+    tip("Condition damping of the bend angle, N*m*s");
+  }
+  if (changed) {
+    try {
+      sim.set_material(m);
+      material_error_.clear();
+    } catch (const std::exception& e) {
+      material_error_ = e.what();  // the engine kept the previous material
+    }
+  }
+  error_line(material_error_);
+}
+
+void Ui::forces_section(cloth::Simulation& sim) {
+  cloth::ExternalForces f = sim.external_forces();
+  double g[3] = {f.gravity.x(), f.gravity.y(), f.gravity.z()};
+  const double lo = -30.0, hi = 30.0;
+  bool changed = ImGui::SliderScalarN("gravity", ImGuiDataType_Double, g, 3, &lo, &hi, "%.2f");
+  tip("Gravitational acceleration (x, y, z), m/s^2; Earth is (0, -9.81, 0)");
+  if (ImGui::Button("Earth")) {
+    g[0] = 0;
+    g[1] = -9.81;
+    g[2] = 0;
+    changed = true;
+  }
+  tip("Reset gravity to (0, -9.81, 0) m/s^2");
+  ImGui::SameLine();
+  if (ImGui::Button("Zero-g")) {
+    g[0] = g[1] = g[2] = 0;
+    changed = true;
+  }
+  tip("No gravity, m/s^2");
+  f.gravity = cloth::Vec3(g[0], g[1], g[2]);
+
+  changed |= slider_double("air drag", &f.drag, 0.0, 10.0, "%.3g N*s/m^3", true);
+  tip("Aerodynamic coefficient q, N*s/m^3: force per area per normal relative speed (wind needs q "
+      "> 0)");
+  using WindType = cloth::WindField::Type;
+  const WindType kTypes[] = {WindType::None, WindType::Constant, WindType::Yu, WindType::Gusty};
+  if (ImGui::BeginCombo("wind", cloth::wind_type_name(f.wind.type))) {
+    for (WindType t : kTypes) {
+      if (ImGui::Selectable(cloth::wind_type_name(t), t == f.wind.type) && t != f.wind.type) {
+        f.wind.type = t;
+        changed = true;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  tip("Air velocity field: none, constant, Yu's wave (seed 002), or gusty");
+  if (f.wind.type != WindType::None) {
+    changed |= slider_double("wind speed", &f.wind.speed, 0.0, 30.0, "%.2f m/s", false);
+    tip("Wind speed scale, m/s");
+    if (f.wind.type != WindType::Yu) {
+      double d[3] = {f.wind.direction.x(), f.wind.direction.y(), f.wind.direction.z()};
+      const double dlo = -1.0, dhi = 1.0;
+      if (ImGui::SliderScalarN("wind direction", ImGuiDataType_Double, d, 3, &dlo, &dhi, "%.2f")) {
+        const cloth::Vec3 dir(d[0], d[1], d[2]);
+        if (dir.norm() > 1e-6) {
+          f.wind.direction = dir.normalized();  // the engine wants a unit vector
+          changed = true;
+        }
+      }
+      tip("Wind direction (x, y, z), normalised to a unit vector");
+    }
+    changed |= slider_double("wind frequency", &f.wind.frequency, 0.0, 20.0, "%.2f rad/s", false);
+    tip("Angular frequency w of the wind's variation in time, rad/s");
+    changed |= slider_double("wind wavenumber", &f.wind.wavenumber, 0.0, 20.0, "%.2f rad/m", false);
+    tip("Spatial wavenumber k of the wind's variation, rad/m");
+    if (f.wind.type == WindType::Gusty) {
+      changed |= slider_double("gust", &f.wind.gust, 0.0, 1.0, "%.2f", false);
+      tip("Relative gust amplitude (dimensionless, 0..1)");
+    }
+    if (f.drag <= 0) ImGui::TextDisabled("(wind acts through air drag: set q > 0)");
+  }
+  if (changed) {
+    try {
+      sim.set_external_forces(f);
+      forces_error_.clear();
+    } catch (const std::exception& e) {
+      forces_error_ = e.what();
+    }
+  }
+  error_line(forces_error_);
+}
+
+void Ui::view_section(UiState& state, const UiStats& stats, UiActions& actions) {
+  ImGui::Checkbox("wireframe", &state.view.wireframe);
+  tip("Draw triangle edges over the cloth (W)");
+  ImGui::SameLine();
+  ImGui::Checkbox("pins", &state.view.show_pins);
+  tip("Mark pinned vertices (yellow) and the grabbed one (green)");
+  ImGui::SameLine();
+  ImGui::Checkbox("ground", &state.view.show_ground);
+  tip("Ground plane with 1 m / 0.1 m grid lines");
+  if (ImGui::Button("Reset camera")) actions.reset_camera = true;
+  tip("Back to the scene's camera");
+  ImGui::SameLine();
+  if (ImGui::Button("Screenshot")) actions.screenshot = true;
+  tip("Save a PNG of the window to out/ (F12)");
+  ImGui::SameLine();
+  if (ImGui::Button(stats.recording ? "Stop recording" : "Record")) actions.toggle_recording = true;
+  tip("Record the window to out/recording-<time>.mp4 through ffmpeg (V)");
+  if (stats.recording)
+    ImGui::TextColored(kErrorColor, "REC %s (%d frames)", stats.recording_path.c_str(),
+                       stats.recorded_frames);
+  if (!stats.message.empty()) ImGui::TextWrapped("%s", stats.message.c_str());
+}
+
+void Ui::stats_section(const cloth::Simulation& sim, const UiStats& stats) {
+  ImGui::Text("%.1f fps, %.2f ms/frame", stats.fps, stats.frame_ms);
+  tip("Display rate and wall time per displayed frame");
+  ImGui::Text("simulation %.2f ms/frame (%d steps)", stats.sim_ms, stats.steps_per_frame);
+  tip("Wall time in the solver per displayed frame, and fixed steps taken in it");
+  ImGui::Text("sim time %.3f s, %lld steps", sim.time(), static_cast<long long>(sim.steps()));
+  tip("Simulated time, s, and fixed steps taken");
+  if (stats.behind) {
+    ImGui::TextColored(kErrorColor, "slower than real time: %d steps dropped", stats.dropped_steps);
+    tip("The solver cannot keep up; the simulation runs in slow motion (fewer substeps help)");
+  }
+  const cloth::Energies e = sim.energies();
+  ImGui::Text("kinetic %.4g J, elastic %.4g J", e.kinetic, e.elastic);
+  tip("Kinetic energy sum 1/2 m v^2 and spring energy, J");
+  ImGui::Text("max edge strain %.2f%%", 100.0 * cloth::max_edge_strain(sim.model(), sim.state()));
+  tip("Largest relative elongation of a mesh edge (dimensionless, shown in %)");
+  if (const double cg = sim.mean_solver_iterations(); cg >= 0) {
+    ImGui::Text("CG iterations %.1f per solve", cg);
+    tip("Mean modified-PCG iterations per implicit step since the start");
+  }
+  ImGui::Text("pinned %d of %d vertices", sim.pinned_count(), sim.model().vertex_count());
+  tip("Ctrl+click a vertex to pin / unpin it");
+  if (sim.instabilities() > 0) {
+    ImGui::TextColored(kErrorColor, "instabilities: %d", sim.instabilities());
+    tip("Steps that blew up and were rolled back (lower dt or stiffness, or add substeps)");
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 320.0f);
+    ImGui::TextColored(kErrorColor, "%s", sim.last_instability().c_str());
+    ImGui::PopTextWrapPos();
+  } else {
+    ImGui::Text("instabilities: 0");
+    tip("Steps that blew up and were rolled back");
+  }
+}
+
+void Ui::help_overlay(UiState& state) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(
+      ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f),
+      ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.95f);
+  if (!ImGui::Begin("Help (F1 to close)", &state.show_help,
+                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
+    ImGui::End();
+    return;
+  }
+  static const char* const kBindings[][2] = {
+      {"Left-drag on cloth", "grab the vertex under the cursor and drag it"},
+      {"Ctrl + left-click", "pin / unpin the vertex under the cursor"},
+      {"Left-drag on empty space", "orbit the camera"},
+      {"Right-drag", "orbit the camera"},
+      {"Middle-drag, Shift + right-drag", "pan the camera"},
+      {"Mouse wheel", "zoom"},
+      {"Space", "pause / resume"},
+      {"N", "single step (one dt)"},
+      {"R", "reset the cloth"},
+      {"W", "wireframe on / off"},
+      {"V", "start / stop recording to out/recording-<time>.mp4"},
+      {"F12", "screenshot to out/screenshot-<time>.png"},
+      {"F1", "this help"},
+      {"Esc", "quit"},
+  };
+  if (ImGui::BeginTable("bindings", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+    for (const auto& b : kBindings) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(b[0]);
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(b[1]);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::End();
+}
+
+}  // namespace app

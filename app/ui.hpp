@@ -1,0 +1,70 @@
+#pragma once
+// The ImGui control panel: every simulation parameter live (each with its unit in a tooltip),
+// view toggles, run statistics, and the F1 help overlay. Owns the ImGui context and backends.
+#include <string>
+
+#include "cloth/simulation.hpp"
+#include "gl.hpp"
+#include "renderer.hpp"
+
+namespace app {
+
+/// App state the panel shows and edits.
+struct UiState {
+  bool paused = false;
+  bool show_help = false;
+  ViewOptions view;
+};
+
+/// Numbers measured by the App for the Stats section.
+struct UiStats {
+  double fps = 0;           ///< displayed frames per second
+  double frame_ms = 0;      ///< wall time per displayed frame, ms
+  double sim_ms = 0;        ///< wall time spent in sim->step() per displayed frame, ms
+  int steps_per_frame = 0;  ///< fixed steps taken in the last displayed frame
+  int dropped_steps = 0;    ///< steps dropped so far because the machine could not keep up
+  bool behind = false;      ///< steps were dropped in the last few seconds
+  bool recording = false;
+  std::string recording_path;
+  int recorded_frames = 0;
+  std::string message;  ///< last status line (screenshot written, recording error, ...)
+};
+
+/// Buttons pressed this frame; the App carries them out.
+struct UiActions {
+  bool reset = false;
+  bool step = false;
+  bool toggle_recording = false;
+  bool screenshot = false;
+  bool reset_camera = false;
+};
+
+class Ui {
+ public:
+  explicit Ui(GLFWwindow* window);  ///< installs the GLFW + OpenGL3 backends (chains callbacks)
+  ~Ui();
+  Ui(const Ui&) = delete;
+  Ui& operator=(const Ui&) = delete;
+
+  void begin_frame();
+  UiActions build(cloth::Simulation& sim, UiState& state, const UiStats& stats);
+  /// Draws the UI into the bound framebuffer (after the scene).
+  void render();
+
+  bool wants_mouse() const;
+  bool wants_keyboard() const;
+
+ private:
+  void simulation_section(cloth::Simulation& sim, UiState& state, UiActions& actions);
+  void material_section(cloth::Simulation& sim);
+  void forces_section(cloth::Simulation& sim);
+  void view_section(UiState& state, const UiStats& stats, UiActions& actions);
+  void stats_section(const cloth::Simulation& sim, const UiStats& stats);
+  void help_overlay(UiState& state);
+
+  std::string solver_error_;    ///< last rejected solver edit, shown in red
+  std::string material_error_;  ///< last rejected material edit
+  std::string forces_error_;    ///< last rejected gravity / wind / drag edit
+};
+
+}  // namespace app

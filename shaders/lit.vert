@@ -1,0 +1,17 @@
+#version 330 core
+// Lit meshes (cloth, sphere colliders): world-space position and normal for Blinn-Phong.
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec3 a_normal;
+
+uniform mat4 u_model;      // uniform scale + translation only, so mat3(u_model) maps normals
+uniform mat4 u_view_proj;
+
+out vec3 v_world;
+out vec3 v_normal;
+
+void main() {
+  vec4 world = u_model * vec4(a_position, 1.0);
+  v_world = world.xyz;
+  v_normal = mat3(u_model) * a_normal;
+  gl_Position = u_view_proj * world;
+}

@@ -1,0 +1,186 @@
+// Unit tests of the app's GL-free parts: CLI parsing, the camera's screen <-> world mappings
+// (what mouse picking and the end-to-end test's corner coordinates rest on), vertex normals,
+// and the ffmpeg recorder's checks.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "camera.hpp"
+#include "normals.hpp"
+#include "options.hpp"
+#include "primitives.hpp"
+#include "recorder.hpp"
+
+namespace {
+
+app::ParseResult parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "clothsim");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return app::parse_command_line(int(argv.size()), argv.data());
+}
+
+TEST(Options, WindowSize) {
+  const auto s = app::parse_window_size("1024x768");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->width, 1024);
+  EXPECT_EQ(s->height, 768);
+  for (const char* bad :
+       {"", "1024", "x768", "1024x", "10x10", "1024x768x2", "-5x100", "axb", "99999x100"})
+    EXPECT_FALSE(app::parse_window_size(bad)) << bad;
+}
+
+TEST(Options, SetIsRepeatableAndIntegratorComesLast) {
+  const auto r = parse(
+      {"--set", "a.b=1", "--integrator", "rk4", "--set", "c=2", "--headless", "--frames", "7"});
+  ASSERT_FALSE(r.exit_code);
+  const std::vector<std::string> want = {"a.b=1", "c=2", "solver.integrator=rk4"};
+  EXPECT_EQ(r.options.overrides, want);
+  EXPECT_TRUE(r.options.headless);
+  EXPECT_EQ(r.options.frames, 7);
+}
+
+TEST(Options, BadArgumentsGiveAnExitCode) {
+  testing::internal::CaptureStderr();
+  testing::internal::CaptureStdout();
+  EXPECT_NE(parse({"--window", "12"}).exit_code.value_or(0), 0);
+  EXPECT_NE(parse({"--frames", "many"}).exit_code.value_or(0), 0);
+  EXPECT_NE(parse({"--no-such-flag"}).exit_code.value_or(0), 0);
+  testing::internal::GetCapturedStderr();
+  testing::internal::GetCapturedStdout();
+}
+
+TEST(Camera, ProjectInvertsRayThrough) {
+  app::OrbitCamera cam;
+  cam.set(glm::vec3(0.2f, 0.7f, -0.1f), 2.5f, 35.0f, 20.0f);
+  const int w = 1024, h = 768;
+  for (const auto& [x, y] :
+       std::vector<std::pair<double, double>>{{512, 384}, {10, 20}, {1000, 700}, {300.5, 600.25}}) {
+    const app::Ray ray = cam.ray_through(x, y, w, h);
+    EXPECT_NEAR(glm::length(ray.direction), 1.0, 1e-9);
+    for (double t : {0.5, 2.0, 10.0}) {
+      const auto px = cam.project(ray.origin + t * ray.direction, w, h);
+      ASSERT_TRUE(px);
+      EXPECT_NEAR(px->x, x, 1e-3);
+      EXPECT_NEAR(px->y, y, 1e-3);
+    }
+  }
+}
+
+TEST(Camera, TargetIsAtTheCentreAndUpIsUp) {
+  app::OrbitCamera cam;
+  cam.set(glm::vec3(0, 1, 0), 3.0f, 0.0f, 0.0f);
+  const auto centre = cam.project(glm::dvec3(0, 1, 0), 800, 600);
+  ASSERT_TRUE(centre);
+  EXPECT_NEAR(centre->x, 400, 1e-6);
+  EXPECT_NEAR(centre->y, 300, 1e-6);
+  // Window y grows downwards: a point above the target is above the centre.
+  EXPECT_LT(cam.project(glm::dvec3(0, 1.5, 0), 800, 600)->y, 300);
+  // yaw 0 looks from +z: world +x is to the right.
+  EXPECT_GT(cam.project(glm::dvec3(0.5, 1, 0), 800, 600)->x, 400);
+  // Behind the eye: no pixel.
+  EXPECT_FALSE(cam.project(glm::dvec3(0, 1, 10), 800, 600));
+}
+
+TEST(Camera, PitchIsClampedAndZoomStaysPositive) {
+  app::OrbitCamera cam;
+  cam.set(glm::vec3(0), 2.0f, 0.0f, 80.0f);
+  cam.orbit(0.0f, 50.0f);
+  EXPECT_LT(cam.eye().y, 2.0f);  // at most 89 degrees: never straight overhead (lookAt degenerates)
+  EXPECT_TRUE(std::isfinite(cam.view()[0][0]));
+  cam.zoom(1000.0f);
+  EXPECT_GT(cam.distance(), 0.0f);
+}
+
+TEST(Camera, PanMovesTheTargetWithTheCursor) {
+  app::OrbitCamera cam;
+  cam.set(glm::vec3(0), 2.0f, 0.0f, 0.0f);
+  const auto before = cam.project(glm::dvec3(0), 800, 600);
+  cam.pan(50.0f, 0.0f, 600.0f);
+  const auto after = cam.project(glm::dvec3(0), 800, 600);
+  EXPECT_NEAR(after->x - before->x, 50.0, 0.5);  // the world point follows the cursor
+}
+
+TEST(Normals, FlatGridAndAreaWeighting) {
+  // Two triangles of a unit square in the xz plane, counter-clockwise seen from +y.
+  const std::vector<cloth::Vec3> x = {{0, 0, 0}, {1, 0, 0}, {1, 0, -1}, {0, 0, -1}};
+  const std::vector<std::array<int, 3>> tris = {{0, 1, 2}, {0, 2, 3}};
+  std::vector<glm::vec3> n;
+  app::compute_vertex_normals(x, tris, n);
+  ASSERT_EQ(n.size(), 4u);
+  for (const glm::vec3& v : n) EXPECT_NEAR(v.y, 1.0f, 1e-6f);
+
+  // A big triangle outweighs a sliver at a shared vertex.
+  const std::vector<cloth::Vec3> y = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 0.01}};
+  const std::vector<std::array<int, 3>> t2 = {{0, 1, 2}, {0, 3, 1}};
+  app::compute_vertex_normals(y, t2, n);
+  EXPECT_GT(n[0].z, 0.99f);
+}
+
+TEST(Normals, IsolatedOrDegenerateVerticesGetUp) {
+  // A collinear (zero-area) triangle and an unused vertex: no direction to take, so +y, not NaN.
+  const std::vector<cloth::Vec3> x = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {5, 5, 5}};
+  std::vector<glm::vec3> n;
+  app::compute_vertex_normals(x, {{0, 1, 2}}, n);
+  ASSERT_EQ(n.size(), 4u);
+  for (const glm::vec3& v : n) EXPECT_EQ(v, glm::vec3(0, 1, 0));
+}
+
+TEST(Primitives, UnitSphereIsClosedAndOutward) {
+  const app::SimpleMesh s = app::make_uv_sphere(16, 8);
+  ASSERT_EQ(s.indices.size() % 3, 0u);
+  int outward = 0, total = 0;
+  for (size_t t = 0; t < s.indices.size(); t += 3) {
+    const glm::vec3 a = s.positions[s.indices[t]], b = s.positions[s.indices[t + 1]],
+                    c = s.positions[s.indices[t + 2]];
+    const glm::vec3 cr = glm::cross(b - a, c - a);
+    if (glm::length(cr) < 1e-7f) continue;  // the pole rows have zero-area triangles
+    ++total;
+    outward += glm::dot(cr, a + b + c) > 0 ? 1 : 0;
+  }
+  EXPECT_EQ(outward, total);
+  for (const glm::vec3& p : s.positions) EXPECT_NEAR(glm::length(p), 1.0f, 1e-5f);
+}
+
+TEST(Recorder, RejectsOddSizesAndMissingFfmpeg) {
+  EXPECT_EQ(app::even_floor(1001), 1000);
+  EXPECT_EQ(app::even_floor(720), 720);
+  EXPECT_EQ(app::even_floor(1), 2);
+  app::Recorder r;
+  EXPECT_THROW(r.start("x.mp4", 641, 480), std::runtime_error);
+  const char* old = std::getenv("PATH");
+  const std::string saved = old ? old : "";
+  setenv("PATH", "/nonexistent", 1);
+  try {
+    r.start("x.mp4", 640, 480);
+    ADD_FAILURE() << "start() without ffmpeg on PATH did not throw";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("ffmpeg"), std::string::npos) << e.what();
+  }
+  setenv("PATH", saved.c_str(), 1);
+  EXPECT_FALSE(r.active());
+}
+
+TEST(Recorder, WritesAPlayableVideo) {
+  if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0) GTEST_SKIP() << "ffmpeg not installed";
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "clothsim_recorder_test.mp4").string();
+  app::Recorder r;
+  r.start(path, 64, 48, 30);
+  std::vector<std::uint8_t> frame(64 * 48 * 3);
+  for (int k = 0; k < 5; ++k) {
+    for (size_t i = 0; i < frame.size(); ++i) frame[i] = std::uint8_t((i + size_t(k) * 40) & 255);
+    r.add_frame(frame);
+  }
+  const app::RecordingSummary s = r.finish();
+  EXPECT_EQ(s.frames, 5);
+  EXPECT_NEAR(s.seconds, 5.0 / 30.0, 1e-9);
+  EXPECT_GT(std::filesystem::file_size(path), 0u);
+  std::filesystem::remove(path);
+}
+
+}  // namespace

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Headless runs of the real binary: a 60-frame H.264 recording under xvfb-run (checked with
+# ffprobe), the stats JSON, and the error boundary (bad input ends in exit code 2 with exactly
+# one `clothsim: error:` line, never a crash).
+#
+# usage: headless_record_test.sh PATH/TO/clothsim REPO_ROOT
+# needs: xvfb-run, ffmpeg/ffprobe, python3 (standard library only)
+set -euo pipefail
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 PATH/TO/clothsim REPO_ROOT" >&2
+  exit 2
+fi
+bin=$(realpath "$1")
+root=$(realpath "$2")
+for tool in xvfb-run ffmpeg ffprobe python3; do
+  command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/clothsim-headless.XXXXXX")
+cleanup() {
+  local rc=$?
+  if [ $rc -eq 0 ] && [ -z "${KEEP_TMP:-}" ]; then rm -rf "$tmp"; else echo "headless_record_test: files kept in $tmp" >&2; fi
+}
+trap cleanup EXIT
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# 1. Recording: 60 frames -> a 60-frame H.264 video, plus stats.
+# The default scene (no --scene), as a user would run it.
+xvfb-run -a -s "-screen 0 1280x800x24" "$bin" --headless --frames 60 --record "$tmp/a.mp4" --stats "$tmp/s.json" >"$tmp/record.log" 2>&1 ||
+  { cat "$tmp/record.log" >&2; fail "clothsim --headless --record exited with status $?"; }
+grep -q "clothsim: wrote video $tmp/a.mp4 (60 frames" "$tmp/record.log" ||
+  { cat "$tmp/record.log" >&2; fail "no 'wrote video' line"; }
+ffprobe -v error -show_entries stream=codec_name,width,height,nb_frames -of json "$tmp/a.mp4" >"$tmp/probe.json" ||
+  fail "ffprobe cannot read the video"
+python3 - "$tmp/probe.json" "$tmp/s.json" <<'PY' || fail "video / stats check failed"
+import json, sys
+streams = json.load(open(sys.argv[1]))["streams"]
+video = [s for s in streams if s.get("codec_name")]
+if len(video) != 1:
+    sys.exit(f"FAIL: expected one video stream, got {streams}")
+s = video[0]
+if s["codec_name"] != "h264":
+    sys.exit(f"FAIL: codec {s['codec_name']}, expected h264")
+if int(s["nb_frames"]) != 60:
+    sys.exit(f"FAIL: {s['nb_frames']} frames, expected 60")
+if (s["width"], s["height"]) != (1280, 720):
+    sys.exit(f"FAIL: video is {s['width']}x{s['height']}, expected the default 1280x720")
+stats = json.load(open(sys.argv[2]))
+if stats.get("frames") != 60:
+    sys.exit(f"FAIL: stats frames = {stats.get('frames')}, expected 60")
+print(f"ok: h264 {s['width']}x{s['height']}, {s['nb_frames']} frames; stats frames {stats['frames']}")
+PY
+
+# 2. Bad input: exit code 2 (not a signal, not a crash) and exactly one error line on stderr.
+expect_error() {
+  local what=$1
+  shift
+  set +e
+  "$@" >"$tmp/out.log" 2>"$tmp/err.log"
+  local rc=$?
+  set -e
+  [ "$rc" -eq 2 ] || { cat "$tmp/err.log" >&2; fail "$what: exit status $rc, expected 2"; }
+  local lines
+  lines=$(wc -l <"$tmp/err.log")
+  [ "$lines" -eq 1 ] || { cat "$tmp/err.log" >&2; fail "$what: $lines lines on stderr, expected 1"; }
+  grep -q '^clothsim: error: ' "$tmp/err.log" || { cat "$tmp/err.log" >&2; fail "$what: no 'clothsim: error:' line"; }
+  echo "ok: $what -> $(cat "$tmp/err.log")"
+}
+expect_error "missing scene file" "$bin" --headless --scene "$tmp/does-not-exist.json"
+printf '{"cloth": {"mesh": ' >"$tmp/truncated.json"
+expect_error "truncated scene JSON" "$bin" --headless --scene "$tmp/truncated.json"
+expect_error "negative dt" "$bin" --headless --scene "$root/tests/app/drag_scene.json" --set solver.dt=-1
+expect_error "unknown integrator" "$bin" --headless --scene "$root/tests/app/drag_scene.json" --integrator nope
+expect_error "recording without a display" env -u DISPLAY -u WAYLAND_DISPLAY "$bin" --headless \
+  --scene "$root/tests/app/drag_scene.json" --frames 1 --record "$tmp/b.mp4"
+
+# 3. Bad command-line arguments: CLI11's message and a non-zero (non-signal) exit.
+set +e
+"$bin" --frames notanumber >/dev/null 2>&1
+rc=$?
+set -e
+if [ "$rc" -eq 0 ] || [ "$rc" -ge 128 ]; then fail "bad --frames value: exit status $rc"; fi
+echo "ok: bad argument -> exit $rc"
+
+echo "PASS: headless_record_test"
