@@ -102,6 +102,9 @@ void App::on_key(int key, int action, int /*mods*/) {
     case GLFW_KEY_F12:
       screenshot_requested_ = true;
       break;
+    case GLFW_KEY_P:
+      ui_state_.show_plots = !ui_state_.show_plots;
+      break;
     case GLFW_KEY_F1:
       ui_state_.show_help = !ui_state_.show_help;
       break;
@@ -151,7 +154,10 @@ int App::advance(double real_dt) {
     step_requested_ = false;
   }
   const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < owed; ++i) sim_->step();
+  for (int i = 0; i < owed; ++i) {
+    const cloth::FrameReport report = sim_->step();
+    ui_stats_.history.add(report, sim_->energies());
+  }
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (owed > 0) run_stats_.add_frame(ms);
@@ -164,6 +170,7 @@ void App::apply(const UiActions& actions) {
   if (actions.reset) {
     mouse_.cancel(*sim_);
     sim_->reset();
+    ui_stats_.history.clear();
     accumulator_ = 0;
   }
   if (actions.step) step_requested_ = true;

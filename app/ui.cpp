@@ -4,6 +4,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <exception>
@@ -105,6 +106,7 @@ UiActions Ui::build(cloth::Simulation& sim, UiState& state, const UiStats& stats
     view_section(state, stats, actions);
   if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) stats_section(sim, stats);
   ImGui::End();
+  if (state.show_plots) plots_window(sim, state, stats.history);
   if (state.show_help) help_overlay(state);
   return actions;
 }
@@ -150,12 +152,29 @@ void Ui::simulation_section(cloth::Simulation& sim, UiState& state, UiActions& a
       tip("Largest allowed edge elongation (dimensionless, 0.1 = 10%; 0 = held at rest length)");
     }
   }
+  changed |= ImGui::Checkbox("adaptive step", &solver.adaptive);
+  tip("Baraff-Witkin sec. 7: discard a step that changes any triangle's stretch too much, halve it, "
+      "grow back after two good steps; dt is then the largest step");
+  if (solver.adaptive) {
+    changed |= slider_double("max stretch change", &solver.max_stretch_change, 1e-3, 1.0, "%.3f", true);
+    tip("Largest change of a triangle's stretch |w_u|, |w_v| accepted in one step (dimensionless)");
+    ImGui::Text("step now %.3g s (dt/%.0f)", sim.current_step(), sim.solver().dt / sim.current_step());
+    tip("The step the adaptive controller will try next, s");
+  }
+  if (solver.integrator == "xpbd") {
+    changed |= ImGui::SliderInt("passes", &solver.xpbd_iterations, 1, 50, "%d", ImGuiSliderFlags_Logarithmic);
+    tip("Gauss-Seidel constraint passes per substep (dimensionless); 1 with many substeps is "
+        "Macklin's small steps, more passes remove the softness of few substeps");
+  }
   if (solver.integrator == "implicit") {
     changed |= slider_double("CG tolerance", &solver.tolerance, 1e-10, 1e-2, "%.1e", true);
     tip("Relative residual at which the modified PCG stops (dimensionless)");
     changed |= ImGui::SliderInt("CG max iterations", &solver.max_iterations, 1, 5000, "%d",
                                 ImGuiSliderFlags_Logarithmic);
     tip("Cap on conjugate-gradient iterations per step (dimensionless)");
+    changed |= ImGui::SliderInt("Newton iterations", &solver.newton_iterations, 1, 10);
+    tip("Newton iterations per step (dimensionless): 1 is B&W's linearised step, more solve "
+        "backward Euler fully");
     changed |= ImGui::Checkbox("direct solve (LDLT)", &solver.direct_solve);
     tip("Reference sparse direct solve instead of PCG: slower, for comparison");
   }
@@ -291,6 +310,9 @@ void Ui::view_section(UiState& state, const UiStats& stats, UiActions& actions) 
   ImGui::SameLine();
   ImGui::Checkbox("ground", &state.view.show_ground);
   tip("Ground plane with 1 m / 0.1 m grid lines");
+  ImGui::SameLine();
+  ImGui::Checkbox("plots", &state.show_plots);
+  tip("Live plots of the last steps: time split, CG iterations, energy, step size (P)");
   if (ImGui::Button("Reset camera")) actions.reset_camera = true;
   tip("Back to the scene's camera");
   ImGui::SameLine();
@@ -325,6 +347,8 @@ void Ui::stats_section(const cloth::Simulation& sim, const UiStats& stats) {
     ImGui::Text("CG iterations %.1f per solve", cg);
     tip("Mean modified-PCG iterations per implicit step since the start");
   }
+  ImGui::Text("rejected steps: %lld", static_cast<long long>(sim.rejected_steps()));
+  tip("Proposed steps discarded: blow-ups, and the adaptive controller's stretch test");
   ImGui::Text("pinned %d of %d vertices", sim.pinned_count(), sim.model().vertex_count());
   tip("Ctrl+click a vertex to pin / unpin it");
   if (sim.instabilities() > 0) {
@@ -337,6 +361,49 @@ void Ui::stats_section(const cloth::Simulation& sim, const UiStats& stats) {
     ImGui::Text("instabilities: 0");
     tip("Steps that blew up and were rolled back");
   }
+}
+
+void Ui::plots_window(const cloth::Simulation& sim, UiState& state, const StepHistory& h) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10.0f, vp->WorkPos.y + 10.0f),
+                          ImGuiCond_FirstUseEver, ImVec2(1.0f, 0.0f));
+  if (!ImGui::Begin("Plots (P to close)", &state.show_plots, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::End();
+    return;
+  }
+  const ImVec2 size(310.0f, 40.0f);
+  char overlay[96];
+  // One small line plot per series, over the last StepHistory::kCapacity steps; the overlay shows
+  // the latest value and the plot's top, so the scale is never a guess.
+  const auto plot = [&](const char* id, StepHistory::Series s, const char* fmt, float lo) {
+    std::snprintf(overlay, sizeof overlay, fmt, h.latest(s), h.max(s));
+    ImGui::PlotLines(id, h.data(s), h.size(), h.offset(), overlay, lo, std::max(h.max(s), lo + 1e-6f), size);
+  };
+  ImGui::TextUnformatted("per step, last 300 steps:");
+  plot("##assembly", StepHistory::AssemblyMs, "assembly %.3f ms (top %.3f)", 0.0f);
+  tip("Building forces (and, implicit, the Jacobians and the system matrix) per step, ms");
+  plot("##solve", StepHistory::SolveMs, "solve %.3f ms (top %.3f)", 0.0f);
+  tip("The linear solve (implicit) or the state update and projections (others) per step, ms");
+  plot("##collision", StepHistory::CollisionMs, "collision %.3f ms (top %.3f)", 0.0f);
+  tip("Contact detection and response per step, ms");
+  if (sim.solver().integrator == "implicit" && !sim.solver().direct_solve) {
+    plot("##cg", StepHistory::CgIterations, "CG iterations %.0f (top %.0f)", 0.0f);
+    tip("Modified-PCG iterations per step (B&W sec. 5.3)");
+  }
+  // Energy is plotted between its own extremes: its changes matter, not its offset.
+  std::snprintf(overlay, sizeof overlay, "total energy %.4g J", h.latest(StepHistory::TotalEnergy));
+  ImGui::PlotLines("##energy", h.data(StepHistory::TotalEnergy), h.size(), h.offset(), overlay,
+                   h.min(StepHistory::TotalEnergy), h.max(StepHistory::TotalEnergy) + 1e-9f, size);
+  tip("Kinetic + gravitational + elastic energy, J: flat without damping, falling with it");
+  plot("##kinetic", StepHistory::KineticEnergy, "kinetic %.4g J (top %.4g)", 0.0f);
+  tip("Kinetic energy sum 1/2 m v^2, J");
+  if (sim.solver().adaptive) {
+    plot("##step", StepHistory::StepSize, "step %.3g s (top %.3g)", 0.0f);
+    tip("Shortest accepted step of each frame, s (adaptive stepping)");
+    plot("##rejected", StepHistory::RejectedSteps, "rejected %.0f (top %.0f)", 0.0f);
+    tip("Steps discarded by the stretch test or a blow-up, per frame");
+  }
+  ImGui::End();
 }
 
 void Ui::help_overlay(UiState& state) {
@@ -363,6 +430,7 @@ void Ui::help_overlay(UiState& state) {
       {"W", "wireframe on / off"},
       {"V", "start / stop recording to out/recording-<time>.mp4"},
       {"F12", "screenshot to out/screenshot-<time>.png"},
+      {"P", "live plots on / off"},
       {"F1", "this help"},
       {"Esc", "quit"},
   };

@@ -6,6 +6,7 @@
 #include "cloth/simulation.hpp"
 #include "gl.hpp"
 #include "renderer.hpp"
+#include "step_history.hpp"
 
 namespace app {
 
@@ -13,6 +14,7 @@ namespace app {
 struct UiState {
   bool paused = false;
   bool show_help = false;
+  bool show_plots = false;  ///< the live plots window (P)
   ViewOptions view;
 };
 
@@ -28,6 +30,7 @@ struct UiStats {
   std::string recording_path;
   int recorded_frames = 0;
   std::string message;  ///< last status line (screenshot written, recording error, ...)
+  StepHistory history;  ///< the last steps, for the live plots
 };
 
 /// Buttons pressed this frame; the App carries them out.
@@ -60,6 +63,7 @@ class Ui {
   void forces_section(cloth::Simulation& sim);
   void view_section(UiState& state, const UiStats& stats, UiActions& actions);
   void stats_section(const cloth::Simulation& sim, const UiStats& stats);
+  void plots_window(const cloth::Simulation& sim, UiState& state, const StepHistory& history);
   void help_overlay(UiState& state);
 
   std::string solver_error_;    ///< last rejected solver edit, shown in red

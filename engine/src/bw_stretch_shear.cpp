@@ -58,6 +58,11 @@ void stretch_component(const std::array<double, 3>& c, const Vec3& w, double a, 
 
 }  // namespace
 
+std::array<Vec3, 2> stretch_vectors(const StretchShearTriangle& t, const std::vector<Vec3>& x) {
+  const Weights w = uv_weights(t);
+  return {combine(w.alpha, t, x), combine(w.beta, t, x)};
+}
+
 std::vector<StretchShearTriangle> build_stretch_shear(const RestMesh& mesh) {
   std::vector<StretchShearTriangle> out;
   out.reserve(mesh.triangles.size());

@@ -42,27 +42,36 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
                                     const StepContext& ctx) {
   const double h = ctx.dt / ctx.substeps;
   StepReport report;
+  double update_ms = 0;  // substeps including their force evaluations
   for (int sub = 0; sub < ctx.substeps; ++sub) {
-    const Vec3 grab_start = ctx.grab ? state.x[ctx.grab->vertex] : Vec3::Zero();
-    substep(state, model, ctx, ctx.time + sub * h, h);
-    enforce_pins_and_grab(state, ctx, h, grab_start);
-    if (method_ == Method::Verlet && ctx.strain_limit >= 0) {
-      limit_strain(state, model, *ctx.pinned, ctx.strain_limit, h);
+    {
+      ScopedTimer timer(update_ms);
+      const Vec3 grab_start = ctx.grab ? state.x[ctx.grab->vertex] : Vec3::Zero();
+      substep(state, model, ctx, ctx.time + sub * h, h, report.timings.assembly_ms);
+      enforce_pins_and_grab(state, ctx, h, grab_start);
+      if (method_ == Method::Verlet && ctx.strain_limit >= 0) {
+        limit_strain(state, model, *ctx.pinned, ctx.strain_limit, h);
+      }
     }
     if (ctx.colliders && !ctx.colliders->empty()) {
+      ScopedTimer timer(report.timings.collision_ms);
       report.contacts = resolve_contacts(state, *ctx.colliders, *ctx.pinned);
     }
     ++report.substeps;
   }
+  report.timings.solve_ms = update_ms - report.timings.assembly_ms;
   return report;
 }
 
 void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
-                                 const StepContext& ctx, double t, double h) {
+                                 const StepContext& ctx, double t, double h, double& assembly_ms) {
   const int n = state.vertex_count();
   switch (method_) {
     case Method::ForwardEuler:
-      compute_forces(model, state, ctx.forces, t, force_);
+      {
+        ScopedTimer timer(assembly_ms);
+        compute_forces(model, state, ctx.forces, t, force_);
+      }
       for (int i = 0; i < n; ++i) {
         state.x[i] += h * state.v[i];
         state.v[i] += (h / model.mass[i]) * force_[i];
@@ -75,7 +84,10 @@ void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
       // the same recurrence (substitute v) and also symplectic Euler. Carrying v rather than
       // x_{n-1} keeps it right when dt changes live and lets all integrators share ClothState.
       // The two names give identical trajectories unless Verlet's strain limiting is on.
-      compute_forces(model, state, ctx.forces, t, force_);
+      {
+        ScopedTimer timer(assembly_ms);
+        compute_forces(model, state, ctx.forces, t, force_);
+      }
       for (int i = 0; i < n; ++i) {
         state.v[i] += (h / model.mass[i]) * force_[i];
         state.x[i] += h * state.v[i];
@@ -92,7 +104,10 @@ void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
             stage_.v[i] = state.v[i] + kStageStep[k] * h * kv_[k - 1][i];
           }
         }
-        compute_forces(model, stage_, ctx.forces, t + kStageStep[k] * h, force_);
+        {
+          ScopedTimer timer(assembly_ms);
+          compute_forces(model, stage_, ctx.forces, t + kStageStep[k] * h, force_);
+        }
         kx_[k] = stage_.v;
         kv_[k].resize(n);
         for (int i = 0; i < n; ++i) {

@@ -28,12 +28,17 @@ void validate_external_forces(const ExternalForces& ext) {
 
 void compute_forces(const ClothModel& model, const ClothState& state, const ExternalForces& ext,
                     double t, std::vector<Vec3>& f) {
+  compute_external_forces(model, state, ext, t, f);
+  add_internal_forces(model, state, f);
+}
+
+void compute_external_forces(const ClothModel& model, const ClothState& state,
+                             const ExternalForces& ext, double t, std::vector<Vec3>& f) {
   const int n = state.vertex_count();
   f.resize(n);
   const double c = model.material.velocity_damping;
   // Gravity F_G = m g and the report's velocity damping a_d = -c v (as a force: -m c v).
   for (int i = 0; i < n; ++i) f[i] = model.mass[i] * (ext.gravity - c * state.v[i]);
-  add_internal_forces(model, state, f);
   if (ext.drag > 0) {
     for (const auto& tri : model.mesh.triangles) {
       const std::array<Vec3, 3> x{state.x[tri[0]], state.x[tri[1]], state.x[tri[2]]};

@@ -4,6 +4,7 @@
 
 #include "cloth/explicit_integrators.hpp"
 #include "cloth/force_jacobians.hpp"
+#include "cloth/step_timings.hpp"
 
 namespace cloth {
 
@@ -44,6 +45,38 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
   }
 }
 
+void ImplicitEulerIntegrator::newton_correction(ClothState& state, const ClothModel& model,
+                                                const StepContext& ctx, double t_end, double h,
+                                                StepReport& report) {
+  // Backward Euler asks for dv with g(dv) = M dv - h f(x0 + h (v0 + dv) + y, v0 + dv) = 0 (eq. 4
+  // with the alteration y of eq. 17). Eq. 18 is one Newton step on it from dv = 0 (linearised at
+  // x0); each further step linearises at the current iterate (x_k, v_k):
+  //   (M - h df/dv - h^2 df/dx) delta = h f(x_k, v_k) - M dv_k,   dv_{k+1} = dv_k + delta,
+  // and moves x by h delta. dv_k already meets the constraints, so delta's constrained
+  // components are zero (z = 0, same filter S).
+  const int n = state.vertex_count();
+  {
+    ScopedTimer timer(report.timings.assembly_ms);
+    compute_force_jacobians(model, state, ctx.forces, t_end, /*definite=*/true, f_, dfdx_, dfdv_);
+    A_.set_linear_combination(-h, dfdv_, -h * h, dfdx_);
+    A_.add_diagonal(model.mass);
+    b_.resize(n);
+    for (int i = 0; i < n; ++i) b_[i] = h * f_[i] - model.mass[i] * (state.v[i] - v_start_[i]);
+    correction_constraints_.S = constraints_.S;
+    correction_constraints_.z.assign(n, Vec3::Zero());
+  }
+  ScopedTimer timer(report.timings.solve_ms);
+  const SolveReport solve = ctx.direct_solve
+                                ? constrained_direct_solve(A_, b_, correction_constraints_, dv_)
+                                : modified_pcg(A_, b_, correction_constraints_, ctx.pcg, dv_);
+  report.solver_iterations += solve.iterations;
+  report.solver_residual = solve.relative_residual;
+  for (int i = 0; i < n; ++i) {
+    state.v[i] += dv_[i];
+    state.x[i] += h * dv_[i];
+  }
+}
+
 StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& model,
                                          const StepContext& ctx) {
   const int n = state.vertex_count();
@@ -57,33 +90,45 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
   }
   StepReport report;
   for (int sub = 0; sub < ctx.substeps; ++sub) {
-    compute_force_jacobians(model, state, ctx.forces, ctx.time + sub * h, /*definite=*/true,
-                            f_, dfdx_, dfdv_);
-    gather_constraints(state, ctx, h);
+    {
+      ScopedTimer timer(report.timings.collision_ms);
+      gather_constraints(state, ctx, h);
+    }
+    if (ctx.newton_iterations > 1) v_start_ = state.v;
+    {
+      ScopedTimer timer(report.timings.assembly_ms);
+      compute_force_jacobians(model, state, ctx.forces, ctx.time + sub * h, /*definite=*/true,
+                              f_, dfdx_, dfdv_);
+      // eq. 16: A = M - h ∂f/∂v - h² ∂f/∂x.
+      A_.set_linear_combination(-h, dfdv_, -h * h, dfdx_);
+      A_.add_diagonal(model.mass);
+      // eq. 18: b = h (f0 + h ∂f/∂x v0 + ∂f/∂x y) = h f0 + h ∂f/∂x (h v0 + y).
+      scratch_.resize(n);
+      for (int i = 0; i < n; ++i) scratch_[i] = h * state.v[i] + y_[i];
+      dfdx_.multiply(scratch_, b_);
+      for (int i = 0; i < n; ++i) b_[i] = h * (f_[i] + b_[i]);
+    }
+    {
+      ScopedTimer timer(report.timings.solve_ms);
+      const SolveReport solve = ctx.direct_solve
+                                    ? constrained_direct_solve(A_, b_, constraints_, dv_)
+                                    : modified_pcg(A_, b_, constraints_, ctx.pcg, dv_);
+      report.solver_iterations += solve.iterations;
+      report.solver_residual = solve.relative_residual;
 
-    // eq. 16: A = M - h ∂f/∂v - h² ∂f/∂x.
-    A_.set_linear_combination(-h, dfdv_, -h * h, dfdx_);
-    A_.add_diagonal(model.mass);
-    // eq. 18: b = h (f0 + h ∂f/∂x v0 + ∂f/∂x y) = h f0 + h ∂f/∂x (h v0 + y).
-    scratch_.resize(n);
-    for (int i = 0; i < n; ++i) scratch_[i] = h * state.v[i] + y_[i];
-    dfdx_.multiply(scratch_, b_);
-    for (int i = 0; i < n; ++i) b_[i] = h * (f_[i] + b_[i]);
-
-    const SolveReport solve = ctx.direct_solve
-                                  ? constrained_direct_solve(A_, b_, constraints_, dv_)
-                                  : modified_pcg(A_, b_, constraints_, ctx.pcg, dv_);
-    report.solver_iterations += solve.iterations;
-    report.solver_residual = solve.relative_residual;
-
-    // v1 = v0 + dv, eq. 17: dx = h (v0 + dv) + y.
-    for (int i = 0; i < n; ++i) {
-      state.v[i] += dv_[i];
-      state.x[i] += h * state.v[i] + y_[i];
+      // v1 = v0 + dv, eq. 17: dx = h (v0 + dv) + y.
+      for (int i = 0; i < n; ++i) {
+        state.v[i] += dv_[i];
+        state.x[i] += h * state.v[i] + y_[i];
+      }
+    }
+    for (int k = 1; k < ctx.newton_iterations; ++k) {
+      newton_correction(state, model, ctx, ctx.time + (sub + 1) * h, h, report);
     }
     // Friction and a last guarantee against penetration (the linearised step can overshoot);
     // pinned and grabbed vertices were placed by their constraints and are left alone.
     if (ctx.colliders && !ctx.colliders->empty()) {
+      ScopedTimer timer(report.timings.collision_ms);
       report.contacts = resolve_contacts(state, *ctx.colliders, *ctx.pinned);
     }
     ++report.substeps;

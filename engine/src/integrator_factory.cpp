@@ -4,6 +4,7 @@
 #include "cloth/error.hpp"
 #include "cloth/explicit_integrators.hpp"
 #include "cloth/implicit_euler.hpp"
+#include "cloth/xpbd_integrator.hpp"
 
 namespace cloth {
 
@@ -14,7 +15,8 @@ std::unique_ptr<Integrator> make_integrator(const std::string& name) {
   if (name == "symplectic-euler") return std::make_unique<ExplicitIntegrator>(Method::SymplecticEuler);
   if (name == "rk4") return std::make_unique<ExplicitIntegrator>(Method::Rk4);
   if (name == "implicit") return std::make_unique<ImplicitEulerIntegrator>();
-  if (name == "xpbd" || name == "static") {
+  if (name == "xpbd") return std::make_unique<XpbdIntegrator>();
+  if (name == "static") {
     throw InputError("integrator '" + name + "' is not supported yet (available: " + kIntegratorNames + ")");
   }
   throw InputError("unknown integrator '" + name + "' (available: " + kIntegratorNames + ")");

@@ -29,11 +29,22 @@ nlohmann::json RunStats::to_json(const Simulation& sim) const {
   // Explicit integrators solve no linear system: then there is no CG count to report (null).
   const double cg = sim.mean_solver_iterations();
   doc["cg_iterations_mean"] = cg >= 0 ? nlohmann::json(cg) : nlohmann::json(nullptr);
+  doc["cg_residual_last"] = sim.last_report().solver_residual;
   doc["instabilities"] = sim.instabilities();
+  doc["rejected_steps"] = sim.rejected_steps();
+  doc["adaptive"] = sim.solver().adaptive;
+  doc["final_step_s"] = sim.current_step();
+  // Where the time went, per frame on average (B&W Table 1's split).
+  const StepTimings& t = sim.total_timings();
+  const double frames_run = std::max<double>(1.0, static_cast<double>(sim.steps()));
+  doc["assembly_ms_mean"] = t.assembly_ms / frames_run;
+  doc["solve_ms_mean"] = t.solve_ms / frames_run;
+  doc["collision_ms_mean"] = t.collision_ms / frames_run;
   doc["last_instability"] = sim.last_instability();
   doc["max_edge_strain"] = max_edge_strain(sim.model(), sim.state());
   doc["final_kinetic_energy"] = e.kinetic;
   doc["final_potential_energy"] = e.gravitational + e.elastic;
+  doc["final_total_energy"] = e.total();
   doc["nan"] = !all_finite(sim.state());
   doc["vertices"] = sim.model().vertex_count();
   doc["springs"] = sim.model().springs.size();

@@ -70,6 +70,12 @@ class Fields {
     }
     return static_cast<int>(i);
   }
+  bool boolean(const std::string& key, bool fallback) {
+    if (!has(key)) return fallback;
+    const json& v = obj_.at(key);
+    if (!v.is_boolean()) throw InputError(join(key) + " must be true or false");
+    return v.get<bool>();
+  }
   std::string string(const std::string& key, const std::string& fallback) {
     if (!has(key)) return fallback;
     const json& v = obj_.at(key);
@@ -288,10 +294,13 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
     scene.solver.tolerance = f.number("tolerance", scene.solver.tolerance, 1e-14, 0.5, "");
     scene.solver.max_iterations = f.integer("max_iterations", scene.solver.max_iterations, 1, 100000);
     scene.solver.strain_limit = f.number("strain_limit", scene.solver.strain_limit, -1, 10, "");
-    if (f.has("direct_solve")) {
-      if (!f.at("direct_solve").is_boolean()) throw InputError("solver.direct_solve must be true or false");
-      scene.solver.direct_solve = f.at("direct_solve").get<bool>();
-    }
+    scene.solver.direct_solve = f.boolean("direct_solve", scene.solver.direct_solve);
+    scene.solver.newton_iterations =
+        f.integer("newton_iterations", scene.solver.newton_iterations, 1, 20);
+    scene.solver.xpbd_iterations = f.integer("xpbd_iterations", scene.solver.xpbd_iterations, 1, 1000);
+    scene.solver.adaptive = f.boolean("adaptive", scene.solver.adaptive);
+    scene.solver.max_stretch_change =
+        f.number("max_stretch_change", scene.solver.max_stretch_change, 1e-6, 10, "");
     make_integrator(scene.solver.integrator);  // rejects unknown / not yet built names now
   }
   if (top.has("camera")) {

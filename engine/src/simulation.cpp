@@ -26,6 +26,19 @@ void validate_solver(const SolverSettings& solver) {
   if (!std::isfinite(solver.strain_limit) || solver.strain_limit > 10) {
     throw InputError("solver.strain_limit must be at most 10 (negative = off), got " + std::to_string(solver.strain_limit));
   }
+  if (solver.newton_iterations < 1 || solver.newton_iterations > 20) {
+    throw InputError("solver.newton_iterations must be in [1, 20], got " +
+                     std::to_string(solver.newton_iterations));
+  }
+  if (solver.xpbd_iterations < 1 || solver.xpbd_iterations > 1000) {
+    throw InputError("solver.xpbd_iterations must be in [1, 1000], got " +
+                     std::to_string(solver.xpbd_iterations));
+  }
+  if (!std::isfinite(solver.max_stretch_change) || solver.max_stretch_change <= 0 ||
+      solver.max_stretch_change > 10) {
+    throw InputError("solver.max_stretch_change must be in (0, 10], got " +
+                     std::to_string(solver.max_stretch_change));
+  }
   if (solver.substeps < 1 || solver.substeps > kMaxSubsteps) {
     throw InputError("solver.substeps must be in [1, " + std::to_string(kMaxSubsteps) + "], got " +
                      std::to_string(solver.substeps));
@@ -34,7 +47,8 @@ void validate_solver(const SolverSettings& solver) {
 
 Simulation::Simulation(ClothModel model, std::vector<Collider> colliders,
                        std::vector<int> pinned_vertices, SolverSettings solver, Vec3 gravity)
-    : model_(std::move(model)), colliders_(std::move(colliders)) {
+    : model_(std::move(model)), colliders_(std::move(colliders)),
+      stretch_triangles_(build_stretch_shear(model_.mesh)) {
   set_solver(solver);
   set_gravity(gravity);
   const int n = model_.vertex_count();
@@ -55,6 +69,8 @@ void Simulation::set_solver(const SolverSettings& solver) {
   if (!integrator_ || solver.integrator != solver_.integrator) {
     integrator_ = make_integrator(solver.integrator);  // throws before anything changes
   }
+  // A new largest step or a switch to adaptivity starts the controller from the largest step.
+  if (solver.dt != solver_.dt || solver.adaptive != solver_.adaptive) controller_.restart();
   solver_ = solver;
 }
 
@@ -92,12 +108,12 @@ void Simulation::move_grab(const Vec3& target) {
   if (grab_ && target.allFinite()) grab_->target = target;
 }
 
-bool Simulation::try_step(FrameReport& report) {
+bool Simulation::try_step(FrameReport& report, double h, double t) {
   StepContext ctx;
-  ctx.dt = solver_.dt;
+  ctx.dt = h;
   ctx.substeps = solver_.substeps;
   ctx.forces = forces_;
-  ctx.time = time_;
+  ctx.time = t;
   ctx.pinned = &pinned_;
   ctx.pin_positions = &pin_positions_;
   ctx.colliders = &colliders_;
@@ -105,13 +121,16 @@ bool Simulation::try_step(FrameReport& report) {
   ctx.pcg.tolerance = solver_.tolerance;
   ctx.pcg.max_iterations = solver_.max_iterations;
   ctx.direct_solve = solver_.direct_solve;
+  ctx.newton_iterations = solver_.newton_iterations;
+  ctx.xpbd_iterations = solver_.xpbd_iterations;
   ctx.strain_limit = solver_.strain_limit;
 
   const StepReport r = integrator_->step(state_, model_, ctx);
-  report.substeps = r.substeps;
+  report.substeps += r.substeps;
   report.contacts = r.contacts;
-  report.solver_iterations = r.solver_iterations;
+  report.solver_iterations += r.solver_iterations;
   report.solver_residual = r.solver_residual;
+  report.timings += r.timings;
   // Blow-up: NaN/Inf, or a speed no cloth reaches (typically an explicit step too long for the
   // stiffness).
   double max_speed = 0;
@@ -119,29 +138,80 @@ bool Simulation::try_step(FrameReport& report) {
   return all_finite(state_) && max_speed < kRunawaySpeed;
 }
 
-FrameReport Simulation::step() {
+void Simulation::advance_fixed(FrameReport& report) {
   last_good_ = state_;
-  FrameReport report;
-  bool ok = try_step(report);
+  bool ok = try_step(report, solver_.dt, time_);
+  report.steps_taken = 1;
+  report.smallest_step = solver_.dt;
   if (!ok) {
     ++instabilities_;
     const int before = solver_.substeps;
     for (int retry = 0; !ok && retry < kRecoveryRetries && solver_.substeps < kMaxRecoverySubsteps; ++retry) {
       state_ = last_good_;
+      ++report.rejected_steps;
       solver_.substeps = std::min(2 * solver_.substeps, kMaxRecoverySubsteps);
-      ok = try_step(report);
+      ok = try_step(report, solver_.dt, time_);
     }
     last_instability_ = "step at t=" + std::to_string(time_) + " s diverged with dt=" +
                         std::to_string(solver_.dt) + " s, " + std::to_string(before) + " substeps: ";
     if (ok) {
       last_instability_ += "redone with " + std::to_string(solver_.substeps) + " substeps (kept)";
     } else {
+      ++report.rejected_steps;
       state_ = last_good_;
       for (Vec3& v : state_.v) v.setZero();
       last_instability_ += "rolled back, motion stopped; lower dt or stiffness";
     }
     report.recovered = true;
   }
+}
+
+void Simulation::advance_adaptively(FrameReport& report) {
+  const double dt = solver_.dt;
+  double done = 0;  // s of this frame covered by accepted steps
+  report.smallest_step = dt;
+  while (dt - done > 1e-9 * dt) {
+    const double h = std::min(dt * controller_.fraction(), dt - done);
+    last_good_ = state_;
+    const bool finite = try_step(report, h, time_ + done);
+    if (finite && max_stretch_change(stretch_triangles_, last_good_.x, state_.x) <= solver_.max_stretch_change) {
+      controller_.accept();
+      done += h;
+      ++report.steps_taken;
+      report.smallest_step = std::min(report.smallest_step, h);
+      continue;
+    }
+    // Section 7: discard the proposed state, reduce the step size, and try again.
+    state_ = last_good_;
+    ++report.rejected_steps;
+    if (!finite) {
+      ++instabilities_;
+      report.recovered = true;
+      last_instability_ = "step of " + std::to_string(h) + " s at t=" + std::to_string(time_ + done) +
+                          " s diverged: discarded, step halved";
+    }
+    if (!controller_.reject()) {
+      // Even dt / 2^kMaxLevel changes the stretch drastically: stop the motion rather than spin.
+      ++instabilities_;
+      report.recovered = true;
+      for (Vec3& v : state_.v) v.setZero();
+      last_instability_ = "at t=" + std::to_string(time_ + done) + " s even a step of " +
+                          std::to_string(h) + " s changed the stretch too much: motion stopped; " +
+                          "lower the stiffness or raise solver.max_stretch_change";
+      break;
+    }
+  }
+}
+
+FrameReport Simulation::step() {
+  FrameReport report;
+  if (solver_.adaptive) {
+    advance_adaptively(report);
+  } else {
+    advance_fixed(report);
+  }
+  rejected_steps_ += report.rejected_steps;
+  total_timings_ += report.timings;
   if (solver_.integrator == "implicit" && !solver_.direct_solve) {
     solver_iterations_ += report.solver_iterations;
     solves_ += report.substeps;
@@ -149,6 +219,7 @@ FrameReport Simulation::step() {
   time_ += solver_.dt;
   ++steps_;
   ++state_version_;
+  last_report_ = report;
   return report;
 }
 
@@ -157,6 +228,7 @@ void Simulation::reset() {
   pinned_ = initial_pinned_;
   pin_positions_ = initial_state_.x;
   grab_.reset();
+  controller_.restart();
   time_ = 0;
   steps_ = 0;
   ++state_version_;

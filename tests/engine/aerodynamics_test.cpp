@@ -108,7 +108,7 @@ TEST(Aero, FlatClothFallsAtTerminalVelocityRhoGOverQ) {
 }
 
 TEST(Aero, WindBlowsAFlagDownwindUnderEveryIntegrator) {
-  for (const char* integrator : {"verlet", "implicit"}) {
+  for (const char* integrator : {"verlet", "implicit", "xpbd"}) {
     GridSpec spec;
     spec.nx = spec.ny = 10;
     spec.plane = GridPlane::XY;  // vertical, row 0 on top

@@ -124,7 +124,7 @@ TEST(Convergence, EachIntegratorConvergesAtItsOrder) {
 TEST(Integrators, AllFallFreelyAtTheSameRateAndSwitchLive) {
   // Switching the integrator mid-run keeps the state: the cloth goes on falling.
   Simulation sim = make_sim(5, undamped(), {}, "verlet", 1.0 / 60, 4);
-  for (const char* name : {"explicit-euler", "rk4", "implicit", "symplectic-euler"}) {
+  for (const char* name : {"explicit-euler", "rk4", "implicit", "symplectic-euler", "xpbd"}) {
     SolverSettings s = sim.solver();
     s.integrator = name;
     sim.set_solver(s);

@@ -87,7 +87,7 @@ TEST(Scene, BadValuesFailWithOneLineNamingTheKey) {
       {"/solver/dt", 0, "solver.dt"},
       {"/solver/substeps", 2.5, "solver.substeps"},
       {"/solver/integrator", "warp", "warp"},
-      {"/solver/integrator", "xpbd", "not supported yet"},
+      {"/solver/integrator", "static", "not supported yet"},
       {"/cloth/mesh/grid/resolution", json::array({1, 5}), "resolution"},
       {"/cloth/mesh/grid/plane", "yz", "plane"},
       {"/cloth/pins", json::array({{{"corner", "top-left"}}}), "cloth.pins.0.corner"},

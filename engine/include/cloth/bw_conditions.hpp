@@ -94,6 +94,10 @@ struct ElementEval {
   Eigen::Matrix<double, N, N> dfdv = Eigen::Matrix<double, N, N>::Zero();   ///< damping, eq. 12 dd/dv, N*s/m
 };
 
+/// The deformation map's derivatives (w_u, w_v) of eq. 9 for the positions x; |w_u| and |w_v| are
+/// the stretch along u and v (1 at rest with b = 1).
+std::array<Vec3, 2> stretch_vectors(const StretchShearTriangle& t, const std::vector<Vec3>& x);
+
 /// C = a (|w_u| - b_u, |w_v| - b_v) of eq. 10, w from eq. 9. Coordinates ordered v[0], v[1], v[2].
 Condition<9, 2> stretch_condition(const StretchShearTriangle& t, const std::vector<Vec3>& x,
                                   double b_u, double b_v);

@@ -22,8 +22,10 @@ class ExplicitIntegrator final : public Integrator {
   StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) override;
 
  private:
-  /// One substep of length h starting at time t.
-  void substep(ClothState& state, const ClothModel& model, const StepContext& ctx, double t, double h);
+  /// One substep of length h starting at time t; adds the time of its force evaluations to
+  /// assembly_ms.
+  void substep(ClothState& state, const ClothModel& model, const StepContext& ctx, double t, double h,
+               double& assembly_ms);
   Method method_;
   std::vector<Vec3> force_;                 ///< scratch
   ClothState stage_;                        ///< RK4 scratch

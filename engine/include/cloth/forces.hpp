@@ -19,6 +19,12 @@ struct ExternalForces {
 /// Throws InputError naming the field for NaN or absurd values.
 void validate_external_forces(const ExternalForces& ext);
 
+/// Everything but the material: f = m g - m c v (seed 002 sec. 6) + per-triangle drag/wind
+/// (Provot, B&W 4.4) at time t, s. Overwrites f, N. XPBD integrates these explicitly and the
+/// material as constraints.
+void compute_external_forces(const ClothModel& model, const ClothState& state,
+                             const ExternalForces& ext, double t, std::vector<Vec3>& f);
+
 /// f = springs + m g - m c v (seed 002 sections 4 and 6) + per-triangle drag/wind (Provot,
 /// B&W 4.4) at time t, s. Overwrites f, N.
 void compute_forces(const ClothModel& model, const ClothState& state, const ExternalForces& ext,

@@ -2,7 +2,8 @@
 // Baraff-Witkin implicit integration (seed 001): backward Euler linearised once (one Newton
 // step, eq. 6), solved in its symmetric form eq. 15/16 with the modified PCG of section 5.3;
 // pins, the mouse grab and solid contacts are velocity constraints (S_i, z_i of section 5.1), and
-// contacts are also pushed out by position alteration y (eq. 17-18).
+// contacts are also pushed out by position alteration y (eq. 17-18). Optionally more Newton
+// iterations make the step fully implicit (StepContext::newton_iterations).
 #include <vector>
 
 #include "cloth/block_sparse.hpp"
@@ -19,11 +20,16 @@ class ImplicitEulerIntegrator final : public Integrator {
  private:
   /// Builds the constraints of one substep and the position alteration y.
   void gather_constraints(const ClothState& state, const StepContext& ctx, double h);
+  /// One more Newton iteration of the backward Euler equation from the current iterate.
+  void newton_correction(ClothState& state, const ClothModel& model, const StepContext& ctx,
+                         double t_end, double h, StepReport& report);
 
   std::vector<std::pair<int, int>> pattern_pairs_;  ///< pattern the matrices were built for
   BlockSparseMatrix dfdx_, dfdv_, A_;
   VertexConstraints constraints_;
+  VertexConstraints correction_constraints_;  ///< constraints_ with z = 0 (Newton corrections)
   std::vector<Vec3> f_, b_, dv_, y_, scratch_;
+  std::vector<Vec3> v_start_;  ///< v0 of the substep (Newton corrections)
 };
 
 }  // namespace cloth

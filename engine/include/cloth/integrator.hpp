@@ -6,6 +6,7 @@
 #include "cloth/model.hpp"
 #include "cloth/state.hpp"
 #include "cloth/step_context.hpp"
+#include "cloth/step_timings.hpp"
 
 namespace cloth {
 
@@ -14,6 +15,7 @@ struct StepReport {
   int contacts = 0;          ///< vertex-collider contacts resolved in the last substep
   int solver_iterations = 0; ///< CG iterations summed over substeps (implicit only)
   double solver_residual = 0;///< relative residual of the last solve (implicit only)
+  StepTimings timings;       ///< wall time split over assembly / solve / collision
 };
 
 class Integrator {
@@ -26,7 +28,7 @@ class Integrator {
 
 /// Names accepted by make_integrator, for messages.
 inline constexpr const char* kIntegratorNames =
-    "verlet, explicit-euler, symplectic-euler, rk4, implicit";
+    "verlet, explicit-euler, symplectic-euler, rk4, implicit, xpbd";
 
 /// Creates an integrator by name; throws InputError for names that are unknown or not built yet.
 std::unique_ptr<Integrator> make_integrator(const std::string& name);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cloth/adaptive_step.hpp"
 #include "cloth/collider.hpp"
 #include "cloth/forces.hpp"
 #include "cloth/integrator.hpp"
@@ -24,19 +25,29 @@ struct SolverSettings {
   double tolerance = 1e-6;    ///< implicit: modified-PCG relative tolerance (B&W sec. 5.3 epsilon)
   int max_iterations = 500;   ///< implicit: CG iteration cap per solve
   bool direct_solve = false;  ///< implicit: reference direct (LDLT) solve instead of PCG
+  int newton_iterations = 1;  ///< implicit: Newton iterations per step; 1 = B&W's single
+                              ///< linearised step (eq. 18), more = fully implicit backward Euler
+  int xpbd_iterations = 1;    ///< xpbd: constraint passes per substep (1 = Macklin's small steps)
   double strain_limit = -1;   ///< verlet: Provot's elongation limit (0.1 = 10%, 0 = the report's
                               ///< constraint method: edges held at rest length); negative = off
+  bool adaptive = false;      ///< B&W section 7 step-size control; dt is then the largest step
+  double max_stretch_change = 0.1;  ///< adaptive: a step changing any triangle's stretch |w_u| or
+                                    ///< |w_v| by more than this is discarded (dimensionless)
 };
 
 /// Throws InputError naming the field for NaN, non-positive or absurd dt / substeps.
 void validate_solver(const SolverSettings& solver);
 
 struct FrameReport {
-  int substeps = 0;
+  int substeps = 0;           ///< integrator substeps taken, discarded attempts included
   int contacts = 0;
-  int solver_iterations = 0;  ///< CG iterations in this step (implicit only)
+  int solver_iterations = 0;  ///< CG iterations in this step (implicit only), attempts included
   double solver_residual = 0; ///< relative residual of the last solve (implicit only)
   bool recovered = false;     ///< the step blew up and was rolled back
+  int steps_taken = 0;        ///< accepted integrator steps covering the frame (1 unless adaptive)
+  int rejected_steps = 0;     ///< proposed steps discarded (blow-up, or adaptive stretch test)
+  double smallest_step = 0;   ///< shortest accepted step in this frame, s
+  StepTimings timings;        ///< wall time of all attempts, split as in B&W Table 1
 };
 
 class Simulation {
@@ -76,9 +87,10 @@ class Simulation {
   void release_grab() { grab_.reset(); }
   const std::optional<Grab>& current_grab() const { return grab_; }
 
-  /// Advances by one fixed step solver().dt. If the step diverges it is rolled back and retried
-  /// with doubled substeps (kept afterwards, and reported); if that fails too, the state before
-  /// the step is kept with zero velocity.
+  /// Advances by one frame of solver().dt. Without adaptivity: one step; if it diverges it is
+  /// rolled back and retried with doubled substeps (kept afterwards, and reported); if that fails
+  /// too, the state before the step is kept with zero velocity. With solver().adaptive: steps of
+  /// dt / 2^k chosen by the section 7 controller, discarded and halved when they fail.
   FrameReport step();
   /// Back to the initial positions, zero velocity, the initial pins; settings are kept.
   void reset();
@@ -86,6 +98,13 @@ class Simulation {
   double time() const { return time_; }            ///< s
   std::int64_t steps() const { return steps_; }    ///< fixed steps taken
   int instabilities() const { return instabilities_; }
+  /// Proposed steps discarded since the start (blow-ups and adaptive rejections).
+  std::int64_t rejected_steps() const { return rejected_steps_; }
+  /// The step the adaptive controller will try next, s (solver().dt when not adaptive).
+  double current_step() const { return solver_.adaptive ? solver_.dt * controller_.fraction() : solver_.dt; }
+  /// Wall time of every step so far, split as in B&W Table 1.
+  const StepTimings& total_timings() const { return total_timings_; }
+  const FrameReport& last_report() const { return last_report_; }
   /// Mean CG iterations per linear solve since the start, or -1 if no solve was made.
   double mean_solver_iterations() const {
     return solves_ > 0 ? static_cast<double>(solver_iterations_) / solves_ : -1.0;
@@ -97,8 +116,13 @@ class Simulation {
   Energies energies() const { return compute_energies(model_, state_, forces_.gravity); }
 
  private:
-  /// One attempt at the step with the current settings; false if it diverged.
-  bool try_step(FrameReport& report);
+  /// One attempt at a step of length h from time t with the current settings, adding its work
+  /// to `report`; false if it diverged (NaN/Inf or runaway speed).
+  bool try_step(FrameReport& report, double h, double t);
+  /// The frame as one step, with substep doubling on divergence.
+  void advance_fixed(FrameReport& report);
+  /// The frame in steps chosen by the section 7 controller.
+  void advance_adaptively(FrameReport& report);
 
   ClothModel model_;
   std::vector<Collider> colliders_;
@@ -113,12 +137,17 @@ class Simulation {
   std::vector<std::uint8_t> pinned_;
   std::vector<Vec3> pin_positions_;
   std::optional<Grab> grab_;
+  std::vector<StretchShearTriangle> stretch_triangles_;  ///< rest data of the section 7 test
+  StepSizeController controller_;
 
   double time_ = 0;
   std::int64_t steps_ = 0;
   int instabilities_ = 0;
   std::int64_t solver_iterations_ = 0;  ///< summed over all implicit solves
   std::int64_t solves_ = 0;
+  std::int64_t rejected_steps_ = 0;
+  StepTimings total_timings_;
+  FrameReport last_report_;
   std::string last_instability_;
   std::uint64_t state_version_ = 0;
 };

@@ -29,6 +29,8 @@ struct StepContext {
   std::optional<Grab> grab;
   PcgSettings pcg;            ///< implicit integrator: CG tolerance and iteration cap
   bool direct_solve = false;  ///< implicit integrator: Eigen LDLT instead of the modified PCG
+  int newton_iterations = 1;  ///< implicit integrator: 1 = B&W's linearised step (eq. 18)
+  int xpbd_iterations = 1;    ///< xpbd: Gauss-Seidel passes per substep (1 = "small steps")
   double strain_limit = -1;   ///< verlet: Provot's limit on edge elongation (0.1 = 10%); < 0 off
 };
 

@@ -1,0 +1,49 @@
+#pragma once
+// XPBD, extended position-based dynamics (M. Macklin, M. Müller, N. Chentanez, "XPBD:
+// Position-Based Simulation of Compliant Constrained Dynamics", MIG 2016), in the "small steps"
+// form of M. Macklin, K. Storey, M. Lu, P. Terdiman, N. Chentanez, S. Jeschke, M. Müller, "Small
+// Steps in Physics Simulation", SCA 2019: many substeps, one Gauss-Seidel constraint pass each.
+//
+// Each substep of length h = dt / substeps:
+//   v += h f_ext / m,  x_pred = x + h v      (gravity, velocity damping, drag and wind; explicit)
+//   pins and the mouse grab placed kinematically (inverse mass 0)
+//   lambda = 0; for every constraint j, in order (Gauss-Seidel; StepContext::xpbd_iterations passes):
+//     dlambda = (-C - alpha~ lambda - gamma grad C . (x - x_n)) / ((1 + gamma) grad C W grad C^T + alpha~)
+//     x += W grad C^T dlambda,  lambda += dlambda          (2016 eqs. 18 and 26; W = M^-1)
+//     alpha~ = alpha / h^2,  gamma = alpha beta / h
+//   v = (x - x_n) / h, then contacts as in the explicit integrators (resolve_contacts).
+//
+// The constraints are the model's own energies E = k/2 C^T C, so XPBD (alpha = 1/k) and the force
+// based integrators have the same equilibrium (2016 sec. 3: XPBD's alpha^-1 is the stiffness):
+//   springs:       C = |x_i - x_j| - rest, alpha = 1/k (N/m), beta = k_d;
+//   Baraff-Witkin: the conditions of bw_conditions.hpp with the element constants the kernels use
+//                  (stretch, shear: k / a with a the rest area; bend: weight * scale * B), so
+//                  alpha = a / k resp. 1 / (weight scale B), and beta = the matching damping
+//                  constant (B&W eq. 11's d = -k_d dC/dx C_dot is the Rayleigh damping of 2016
+//                  sec. 3.5 with beta = k_d). The stretch condition's two components are
+//                  projected together (a 2 x 2 solve).
+// A constraint (component) that cannot move any free vertex (zero-length spring, zero weighted
+// gradient) or has zero stiffness is skipped for that pass: no NaN, no division by zero.
+#include <vector>
+
+#include "cloth/integrator.hpp"
+
+namespace cloth {
+
+class XpbdIntegrator final : public Integrator {
+ public:
+  const char* name() const override { return "xpbd"; }
+  StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) override;
+
+ private:
+  /// One Gauss-Seidel pass over every constraint of the model, substep length h.
+  void project_constraints(ClothState& state, const ClothModel& model, double h);
+
+  std::vector<Vec3> force_;        ///< external forces of the substep, N (scratch)
+  std::vector<Vec3> x_prev_;       ///< positions at the start of the substep, m
+  std::vector<double> inv_mass_;   ///< 1/kg; 0 for pinned and grabbed vertices
+  std::vector<double> lambda_;     ///< Lagrange multiplier of each scalar constraint component
+                                   ///< (h^2 x its generalised force), reset every substep
+};
+
+}  // namespace cloth

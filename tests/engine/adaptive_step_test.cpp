@@ -1,0 +1,171 @@
+// Adaptive time stepping of Baraff-Witkin section 7: the controller's schedule (halve on failure,
+// grow after two successes, back off to one attempt every 40 steps), the stretch-change test, and
+// a cloth whose step is deliberately too large recovering under it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "cloth/adaptive_step.hpp"
+#include "cloth/error.hpp"
+#include "cloth/forces.hpp"
+#include "cloth/mesh.hpp"
+#include "cloth/simulation.hpp"
+
+namespace cloth {
+namespace {
+
+// A stand-in for a stiff system that is stable exactly when the step is at most dt / 2^3.
+constexpr int kStableLevel = 3;
+
+// Runs the controller for `attempts` attempts against that system; returns how many failed.
+int run_against_stability_limit(StepSizeController& c, int attempts, int stable_level) {
+  int failed = 0;
+  for (int a = 0; a < attempts; ++a) {
+    if (c.level() >= stable_level) {
+      c.accept();
+    } else {
+      ++failed;
+      EXPECT_TRUE(c.reject());
+    }
+  }
+  return failed;
+}
+
+TEST(StepSizeController, HalvesOnFailureAndGrowsAfterTwoSuccesses) {
+  StepSizeController c;
+  EXPECT_EQ(c.fraction(), 1.0);
+  ASSERT_TRUE(c.reject());
+  EXPECT_EQ(c.fraction(), 0.5);
+  ASSERT_TRUE(c.reject());
+  EXPECT_EQ(c.fraction(), 0.25);
+  c.accept();
+  EXPECT_EQ(c.level(), 2) << "one success is not enough";
+  c.accept();
+  EXPECT_EQ(c.level(), 1) << "after two successes the step grows";
+  // The larger step fails: back down, and the next attempt waits longer.
+  ASSERT_TRUE(c.reject());
+  EXPECT_EQ(c.level(), 2);
+  EXPECT_EQ(c.wait(), 4);
+  for (int k = 0; k < 3; ++k) c.accept();
+  EXPECT_EQ(c.level(), 2);
+  c.accept();
+  EXPECT_EQ(c.level(), 1);
+}
+
+TEST(StepSizeController, SettlesAtTheStableStepWastingAtMostOneStepInForty) {
+  StepSizeController c;
+  run_against_stability_limit(c, 2000, kStableLevel);  // transient
+  EXPECT_EQ(c.wait(), StepSizeController::kMaxWait);
+  const int attempts = 41 * 100;
+  const int failed = run_against_stability_limit(c, attempts, kStableLevel);
+  // At the limit: one failed growth attempt per 40 successes at the stable step.
+  EXPECT_EQ(failed, 100);
+  EXPECT_GE(c.level(), kStableLevel);
+  EXPECT_LE(c.level(), kStableLevel + 1);
+}
+
+TEST(StepSizeController, GrowsBackToTheLargestStepWhenTheSystemAllowsIt) {
+  StepSizeController c;
+  run_against_stability_limit(c, 500, kStableLevel);
+  ASSERT_GE(c.level(), kStableLevel);
+  // Now everything is stable: the step returns to the maximum, each successful growth resetting
+  // the wait to two steps.
+  const int failed = run_against_stability_limit(c, 3 * 40 + 2 * kStableLevel, 0);
+  EXPECT_EQ(failed, 0);
+  EXPECT_EQ(c.level(), 0);
+}
+
+TEST(StepSizeController, RefusesToShrinkPastTheSmallestStep) {
+  StepSizeController c;
+  for (int k = 0; k < StepSizeController::kMaxLevel; ++k) ASSERT_TRUE(c.reject());
+  EXPECT_FALSE(c.reject());
+  EXPECT_EQ(c.level(), StepSizeController::kMaxLevel);
+}
+
+TEST(StretchChange, MeasuresUniformStretchIgnoresRigidMotionAndFlagsNan) {
+  GridSpec spec;
+  spec.nx = 5;
+  spec.ny = 4;
+  const RestMesh mesh = make_grid(spec);
+  const std::vector<StretchShearTriangle> tris = build_stretch_shear(mesh);
+  const std::vector<Vec3>& rest = mesh.positions;
+
+  // Rotation by 0.7 rad about y plus a translation: no stretch change at all.
+  const Eigen::Matrix3d rot = Eigen::AngleAxisd(0.7, Vec3::UnitY()).toRotationMatrix();
+  std::vector<Vec3> moved;
+  for (const Vec3& x : rest) moved.push_back(rot * x + Vec3(0.3, -2, 1));
+  EXPECT_LT(max_stretch_change(tris, rest, moved), 1e-12);
+
+  // 5 % along x (u) and 2 % along z (v): the largest change is 0.05.
+  std::vector<Vec3> stretched;
+  for (const Vec3& x : rest) stretched.emplace_back(1.05 * x.x(), x.y(), 1.02 * x.z());
+  EXPECT_NEAR(max_stretch_change(tris, rest, stretched), 0.05, 1e-12);
+
+  stretched[3].x() = std::nan("");
+  EXPECT_TRUE(std::isinf(max_stretch_change(tris, rest, stretched)));
+}
+
+Simulation hanging(const std::string& integrator, double dt, int substeps, bool adaptive) {
+  GridSpec spec;
+  spec.nx = spec.ny = 10;
+  SolverSettings solver;
+  solver.integrator = integrator;
+  solver.dt = dt;
+  solver.substeps = substeps;
+  solver.adaptive = adaptive;
+  return Simulation(build_model(make_grid(spec), SpringMaterial{}), {}, {0, 9}, solver,
+                    Vec3(0, -9.81, 0));
+}
+
+TEST(Adaptive, RecoversFromADeliberatelyTooLargeStep) {
+  // Symplectic Euler needs ~40 substeps of a 1/60 s frame for this cloth; give it one.
+  const double dt = 1.0 / 60;
+  Simulation fixed = hanging("symplectic-euler", dt, 1, false);
+  Simulation adaptive = hanging("symplectic-euler", dt, 1, true);
+  int accepted = 0, rejected = 0;
+  double lowest = 1e9;
+  for (int f = 0; f < 120; ++f) {
+    fixed.step();
+    const FrameReport r = adaptive.step();
+    accepted += r.steps_taken;
+    rejected += r.rejected_steps;
+    lowest = std::min(lowest, adaptive.state().x[99].y());
+  }
+  EXPECT_GT(fixed.instabilities(), 0) << "the fixed step of 1/60 s diverges";
+
+  EXPECT_TRUE(all_finite(adaptive.state()));
+  EXPECT_NEAR(adaptive.time(), 120 * dt, 1e-9) << "frames are still covered exactly";
+  EXPECT_GT(rejected, 0);
+  EXPECT_EQ(rejected, adaptive.rejected_steps());
+  EXPECT_LT(adaptive.current_step(), dt / 8) << "the controller found a much shorter step";
+  EXPECT_GT(accepted, 120 * 8);
+  EXPECT_LT(rejected, accepted / 10) << "once settled it wastes few attempts";
+  EXPECT_LT(lowest, 0.3) << "not frozen: the free corner swung down";
+  EXPECT_LT(max_edge_strain(adaptive.model(), adaptive.state()), 0.2) << "no rubbery blow-up";
+  // Once the step has shrunk the cloth never diverges again (only stretch-test rejections).
+  const int events = adaptive.instabilities();
+  for (int f = 0; f < 60; ++f) adaptive.step();
+  EXPECT_EQ(adaptive.instabilities(), events);
+}
+
+TEST(Adaptive, ImplicitKeepsTheFullStepOnceTheClothSettles) {
+  Simulation sim = hanging("implicit", 1.0 / 60, 1, true);
+  for (int f = 0; f < 600; ++f) sim.step();
+  EXPECT_TRUE(all_finite(sim.state()));
+  EXPECT_EQ(sim.instabilities(), 0);
+  EXPECT_EQ(sim.current_step(), 1.0 / 60) << "a settled cloth runs at the largest step";
+  EXPECT_EQ(sim.last_report().steps_taken, 1);
+}
+
+TEST(Adaptive, RejectsAbsurdThresholds) {
+  Simulation sim = hanging("implicit", 1.0 / 60, 1, true);
+  SolverSettings bad = sim.solver();
+  bad.max_stretch_change = 0;
+  EXPECT_THROW(sim.set_solver(bad), InputError);
+  bad.max_stretch_change = std::nan("");
+  EXPECT_THROW(sim.set_solver(bad), InputError);
+}
+
+}  // namespace
+}  // namespace cloth
