@@ -13,6 +13,7 @@
 #include "cloth/export.hpp"
 #include "paths.hpp"
 #include "pixels.hpp"
+#include "shutdown_signal.hpp"
 
 namespace app {
 namespace {
@@ -249,7 +250,7 @@ int App::run() {
   for (;;) {
     glfwPollEvents();
     const bool last_frame =
-        glfwWindowShouldClose(window_.get()) ||
+        glfwWindowShouldClose(window_.get()) || shutdown_signal() != 0 ||
         (options_.quit_after_frames > 0 && displayed_frames_ + 1 >= options_.quit_after_frames);
     const double now = glfwGetTime();
     const double real_dt = now - last_time;
@@ -320,6 +321,10 @@ int App::run() {
     report("wrote mesh " + options_.export_obj);
   }
   if (!options_.stats_path.empty()) report("wrote stats " + options_.stats_path);
+  if (const int signal = shutdown_signal()) {
+    report("stopped by signal " + std::to_string(signal));
+    return exit_status_for_signal(signal);
+  }
   return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "pixels.hpp"
 #include "recorder.hpp"
 #include "renderer.hpp"
+#include "shutdown_signal.hpp"
 
 namespace app {
 namespace {
@@ -80,6 +81,7 @@ int run_headless(const Options& o, const cloth::Scene& scene) {
   cloth::RunStats stats;
   if (view && recorder.active()) recorder.add_frame(view->render(*sim));  // the initial state
   for (int frame = 1; frame <= o.frames; ++frame) {
+    if (shutdown_signal() != 0) break;  // stop early, but still write everything below
     const auto t0 = std::chrono::steady_clock::now();
     sim->step();
     const auto t1 = std::chrono::steady_clock::now();
@@ -112,6 +114,10 @@ int run_headless(const Options& o, const cloth::Scene& scene) {
   if (!o.stats_path.empty()) {
     cloth::write_json(o.stats_path, stats.to_json(*sim));
     std::cout << "clothsim: wrote stats " << o.stats_path << "\n";
+  }
+  if (const int signal = shutdown_signal()) {
+    std::cout << "clothsim: stopped by signal " << signal << " after " << sim->steps() << " frames\n";
+    return exit_status_for_signal(signal);
   }
   return 0;
 }

@@ -14,6 +14,7 @@
 #include "headless.hpp"
 #include "options.hpp"
 #include "paths.hpp"
+#include "shutdown_signal.hpp"
 
 namespace {
 
@@ -58,6 +59,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  app::install_shutdown_handlers();
   try {
     return run(argc, argv);
   } catch (const cloth::InputError& e) {

@@ -53,10 +53,15 @@ void Recorder::start(const std::string& path, int width, int height, int fps) {
                              std::to_string(height));
   if (!on_path("ffmpeg"))
     throw std::runtime_error("recording needs ffmpeg on PATH (Debian: apt-get install ffmpeg)");
+  if (!on_path("setsid"))
+    throw std::runtime_error("recording needs setsid on PATH (Debian: util-linux)");
   // If ffmpeg dies (bad path, full disk) our next write would raise SIGPIPE and kill the app
   // without a word; ignoring it turns that into a failed fwrite we can report.
   std::signal(SIGPIPE, SIG_IGN);
-  const std::string cmd = "ffmpeg -y -loglevel error -f rawvideo -pix_fmt rgb24 -s " +
+  // setsid: in a session of its own, ffmpeg does not get the terminal's Ctrl-C (SIGINT goes to the
+  // whole foreground process group) and dies mid-file; we get it, stop feeding frames and close
+  // the pipe, and ffmpeg writes a complete mp4. -w waits for ffmpeg, so pclose still does.
+  const std::string cmd = "setsid -w ffmpeg -y -loglevel error -f rawvideo -pix_fmt rgb24 -s " +
                           std::to_string(width) + "x" + std::to_string(height) + " -r " +
                           std::to_string(fps) + " -i - -c:v libx264 -pix_fmt yuv420p " +
                           shell_quote(path);

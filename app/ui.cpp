@@ -12,6 +12,7 @@
 
 #include "cloth/forces.hpp"
 #include "cloth/integrator.hpp"
+#include "cloth/material_presets.hpp"
 #include "cloth/model.hpp"
 #include "cloth/wind.hpp"
 
@@ -190,22 +191,65 @@ void Ui::simulation_section(cloth::Simulation& sim, UiState& state, UiActions& a
 }
 
 void Ui::material_section(cloth::Simulation& sim) {
-  ImGui::Text("model: %s", cloth::model_type_name(sim.model().type));
-  tip("Material model, chosen in the scene file (cloth.model)");
+  if (ImGui::BeginCombo("model", cloth::model_type_name(sim.model().type))) {
+    for (cloth::ModelType type : cloth::model_types()) {
+      const bool selected = type == sim.model().type;
+      if (ImGui::Selectable(cloth::model_type_name(type), selected) && !selected) {
+        try {
+          sim.set_model_type(type);  // rebuilds the elements on the same mesh, keeps the motion
+          material_error_.clear();
+        } catch (const std::exception& e) {
+          material_error_ = e.what();
+        }
+      }
+    }
+    ImGui::EndCombo();
+  }
+  tip("Material model: Hooke springs (seed 002), Baraff-Witkin (seed 001), edge-area (seed 004), "
+      "Feynman (seed 000), Breen (seed 003); rebuilt live on the same mesh");
   cloth::SpringMaterial m = sim.model().material;
   bool changed = false;
+  if (ImGui::BeginCombo("preset", "choose...")) {
+    for (const cloth::MaterialPreset& p : cloth::material_presets()) {
+      if (ImGui::Selectable(p.name)) {
+        // A fabric replaces the material's constants; the velocity damping (a stand-in for air)
+        // and the Baraff-Witkin anisotropy factors are the scene's, not the fabric's.
+        cloth::SpringMaterial fabric = p.material;
+        fabric.velocity_damping = m.velocity_damping;
+        fabric.rest_stretch_u = m.rest_stretch_u;
+        fabric.rest_stretch_v = m.rest_stretch_v;
+        fabric.bend_k_u = m.bend_k_u;
+        fabric.bend_k_v = m.bend_k_v;
+        m = fabric;
+        changed = true;
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description);
+    }
+    ImGui::EndCombo();
+  }
+  tip("Typical fabric constants (Kawabata KES classes, SI units; docs/physics.md)");
   changed |= slider_double("density", &m.density, 0.01, 5.0, "%.3g kg/m^2", true);
   tip("Areal density, kg/m^2 (cotton ~0.15)");
   changed |= slider_double("stretch", &m.stretch, 1.0, 1e5, "%.4g N/m", true);
-  tip("Stretch modulus of the structural springs, N/m");
+  tip("Membrane stretch modulus Y, N/m (springs: spring constant; Breen: the energy well scale C)");
   changed |= slider_double("shear", &m.shear, 0.1, 1e5, "%.4g N/m", true);
-  tip("Shear modulus of the diagonal springs, N/m");
+  tip("In-plane shear modulus G, N/m (springs: diagonal springs; Breen: trellis stiffness per rad)");
   changed |= slider_double("bending", &m.bending, 1e-7, 1e-1, "%.3g N*m", true);
   tip("Bending rigidity B, N*m");
   changed |= slider_double("spring damping", &m.damping, 0.0, 10.0, "%.4g N*s/m", true);
   tip("Damping along each spring's axis, N*s/m");
   changed |= slider_double("velocity damping", &m.velocity_damping, 0.0, 10.0, "%.3g 1/s", true);
   tip("Drag on every vertex, a = -c v, 1/s");
+  if (sim.model().type == cloth::ModelType::EdgeArea) {
+    changed |= slider_double("area stiffness", &m.area_stiffness, 0.0, 1e5, "%.4g N/m", true);
+    tip("beta of seed 004's triangle-area term, N/m (stretch is its edge term alpha)");
+  }
+  if (sim.model().type == cloth::ModelType::Feynman) {
+    changed |= slider_double("diagonal ratio r", &m.diagonal_ratio, 0.0, 2.0, "%.3f", false);
+    tip("Feynman sec. 5.4: diagonal / axial spring constant (dimensionless; 0.5 is isotropic, nu = 1/3)");
+    changed |= slider_double("buckling b", &m.buckling, 0.0, 1e-3, "%.3g m^2", true);
+    tip("Feynman sec. 5.5: a spring buckles at compressive strain b / l^2 (m^2; 0 = no compressive strength)");
+  }
   if (sim.model().type == cloth::ModelType::BaraffWitkin) {
     changed |= slider_double("rest stretch u", &m.rest_stretch_u, 0.5, 1.5, "%.3f", false);
     tip("b_u of Baraff-Witkin eq. 10: rest stretch along u (dimensionless, 1 = none)");

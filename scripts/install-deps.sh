@@ -2,6 +2,7 @@
 # Installs every Debian package clothsim needs, and only those that are missing.
 # Idempotent: a second run with everything present calls no apt-get at all.
 # Usage: scripts/install-deps.sh            (build + run + test dependencies)
+#        scripts/install-deps.sh --fuzz     (also clang and its libFuzzer runtime, scripts/fuzz.sh)
 set -euo pipefail
 
 packages=(
@@ -11,6 +12,10 @@ packages=(
   libgtest-dev libbenchmark-dev
   ffmpeg xvfb xauth xdotool imagemagick libgl1-mesa-dri mesa-utils
 )
+if [ "${1:-}" = "--fuzz" ]; then
+  # libclang-rt-14-dev holds libclang_rt.fuzzer-x86_64.a, which clang-14 only recommends.
+  packages+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -9,17 +9,12 @@
 #include <utility>
 
 #include "cloth/bw_conditions.hpp"
+#include "cloth/element_geometry.hpp"
 #include "cloth/error.hpp"
 
 namespace cloth {
 
 namespace {
-
-Eigen::Matrix3d cross_matrix(const Vec3& a) {  // [a]x b = a x b
-  Eigen::Matrix3d m;
-  m << 0, -a.z(), a.y(), a.z(), 0, -a.x(), -a.y(), a.x(), 0;
-  return m;
-}
 
 // Unnormalised normals N_A = e x a of (x0, x1, x2) and N_B = b x e of (x1, x0, x3), with
 // e = x1 - x0, a = x2 - x0, b = x3 - x0 (BendEdge's vertex picture).
@@ -140,10 +135,8 @@ Condition<12, 1> bend_condition(const BendEdge& be, const std::vector<Vec3>& x) 
 ElementEval<12> eval_bend(const BendEdge& e, const std::vector<Vec3>& x, const std::vector<Vec3>& v,
                           double k_bend, double k_damp) {
   assert(v.size() == x.size());
-  Eigen::Matrix<double, 12, 1> vel;
-  for (int i = 0; i < 4; ++i) vel.segment<3>(3 * i) = v[e.v[i]];
   const double s = e.weight * e.scale;
-  return evaluate_condition(bend_condition(e, x), s * k_bend, s * k_damp, vel);
+  return evaluate_condition(bend_condition(e, x), s * k_bend, s * k_damp, gather<4>(e.v, v));
 }
 
 }  // namespace cloth

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cloth/bw_conditions.hpp"
+#include "cloth/element_geometry.hpp"
 #include "cloth/error.hpp"
 
 namespace cloth {
@@ -30,12 +31,6 @@ Weights uv_weights(const StretchShearTriangle& t) {
 
 Vec3 combine(const std::array<double, 3>& c, const StretchShearTriangle& t, const std::vector<Vec3>& x) {
   return c[0] * x[t.v[0]] + c[1] * x[t.v[1]] + c[2] * x[t.v[2]];
-}
-
-Eigen::Matrix<double, 9, 1> gather(const StretchShearTriangle& t, const std::vector<Vec3>& v) {
-  Eigen::Matrix<double, 9, 1> out;
-  for (int i = 0; i < 3; ++i) out.segment<3>(3 * i) = v[t.v[i]];
-  return out;
 }
 
 // a (|w| - b) with w = sum_i c_i x_i: gradient a c_i w_hat, Hessian a c_i c_j (I - w_hat w_hat^T) / |w|.
@@ -119,13 +114,13 @@ ElementEval<9> eval_stretch(const StretchShearTriangle& t, const std::vector<Vec
                             double k_damp) {
   assert(v.size() == x.size());
   return evaluate_condition(stretch_condition(t, x, b_u, b_v), k_stretch / t.area, k_damp / t.area,
-                            gather(t, v));
+                            gather<3>(t.v, v));
 }
 
 ElementEval<9> eval_shear(const StretchShearTriangle& t, const std::vector<Vec3>& x,
                           const std::vector<Vec3>& v, double k_shear, double k_damp) {
   assert(v.size() == x.size());
-  return evaluate_condition(shear_condition(t, x), k_shear / t.area, k_damp / t.area, gather(t, v));
+  return evaluate_condition(shear_condition(t, x), k_shear / t.area, k_damp / t.area, gather<3>(t.v, v));
 }
 
 }  // namespace cloth

@@ -45,6 +45,14 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
   }
 }
 
+void ImplicitEulerIntegrator::solve_system(const VertexConstraints& constraints,
+                                           const StepContext& ctx, StepReport& report) {
+  const SolveReport solve = ctx.direct_solve ? constrained_direct_solve(A_, b_, constraints, dv_)
+                                             : modified_pcg(A_, b_, constraints, ctx.pcg, dv_);
+  report.solver_iterations += solve.iterations;
+  report.solver_residual = solve.relative_residual;
+}
+
 void ImplicitEulerIntegrator::newton_correction(ClothState& state, const ClothModel& model,
                                                 const StepContext& ctx, double t_end, double h,
                                                 StepReport& report) {
@@ -66,11 +74,7 @@ void ImplicitEulerIntegrator::newton_correction(ClothState& state, const ClothMo
     correction_constraints_.z.assign(n, Vec3::Zero());
   }
   ScopedTimer timer(report.timings.solve_ms);
-  const SolveReport solve = ctx.direct_solve
-                                ? constrained_direct_solve(A_, b_, correction_constraints_, dv_)
-                                : modified_pcg(A_, b_, correction_constraints_, ctx.pcg, dv_);
-  report.solver_iterations += solve.iterations;
-  report.solver_residual = solve.relative_residual;
+  solve_system(correction_constraints_, ctx, report);
   for (int i = 0; i < n; ++i) {
     state.v[i] += dv_[i];
     state.x[i] += h * dv_[i];
@@ -110,11 +114,7 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
     }
     {
       ScopedTimer timer(report.timings.solve_ms);
-      const SolveReport solve = ctx.direct_solve
-                                    ? constrained_direct_solve(A_, b_, constraints_, dv_)
-                                    : modified_pcg(A_, b_, constraints_, ctx.pcg, dv_);
-      report.solver_iterations += solve.iterations;
-      report.solver_residual = solve.relative_residual;
+      solve_system(constraints_, ctx, report);
 
       // v1 = v0 + dv, eq. 17: dx = h (v0 + dv) + y.
       for (int i = 0; i < n; ++i) {

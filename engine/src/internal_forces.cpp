@@ -4,10 +4,13 @@ namespace cloth {
 
 namespace {
 
-// Calls visit(eval, vertices) for every Baraff-Witkin element: stretch and shear per triangle
-// (N = 9), bend per interior edge (N = 12).
+// Calls visit(eval, vertices) for every element given as an ElementEval kernel: Baraff-Witkin
+// stretch and shear per triangle (N = 9) and bend per interior edge (N = 12); seed 004's edges
+// (N = 6) and triangles (N = 9); Feynman's springs (N = 6) and angular bends (N = 9); Breen links
+// (N = 6), thread bends and trellis corners (N = 9). Only the arrays of the model's type are
+// non-empty.
 template <typename Visit>
-void for_each_bw_element(const ClothModel& model, const ClothState& state, Visit&& visit) {
+void for_each_element(const ClothModel& model, const ClothState& state, Visit&& visit) {
   const SpringMaterial& m = model.material;
   for (const StretchShearTriangle& t : model.bw_triangles) {
     visit(eval_stretch(t, state.x, state.v, m.stretch, m.rest_stretch_u, m.rest_stretch_v, m.damping), t.v);
@@ -15,6 +18,29 @@ void for_each_bw_element(const ClothModel& model, const ClothState& state, Visit
   }
   for (const BendEdge& e : model.bw_bends) {
     visit(eval_bend(e, state.x, state.v, m.bending, m.bending_damping), e.v);
+  }
+  for (const EdgeLengthElement& e : model.edge_area.edges) {
+    visit(eval_edge_length(e, state.x, state.v, m.stretch, m.damping), e.v);
+  }
+  for (const TriangleAreaElement& t : model.edge_area.triangles) {
+    visit(eval_triangle_area(t, state.x, state.v, m.area_stiffness, m.damping), t.v);
+  }
+  for (const FeynmanSpring& s : model.feynman.springs) {
+    visit(eval_feynman_spring(s, state.x, state.v, model.feynman_spring_k, m.diagonal_ratio, m.buckling,
+                              m.damping), s.v);
+  }
+  for (const FeynmanBend& b : model.feynman.bends) {
+    visit(eval_feynman_bend(b, state.x, state.v, m.bending, m.bending_damping), b.v);
+  }
+  const BreenCurves& breen = model.breen_curves;
+  for (const BreenLink& l : model.breen.links) {
+    visit(eval_breen_stretch(l, state.x, state.v, breen.well_scale, m.damping), l.v);
+  }
+  for (const BreenBend& b : model.breen.bends) {
+    visit(eval_breen_bend(b, state.x, state.v, b.thread == 0 ? breen.warp : breen.weft), b.v);
+  }
+  for (const BreenTrellis& t : model.breen.trellis) {
+    visit(eval_breen_trellis(t, state.x, state.v, breen.shear, m.damping), t.v);
   }
 }
 
@@ -43,13 +69,13 @@ void add_internal_forces(const ClothModel& model, const ClothState& state, std::
     f[s.i] += fi;
     f[s.j] -= fi;
   }
-  for_each_bw_element(model, state, [&](const auto& eval, const auto& v) { scatter_force(eval, v, f); });
+  for_each_element(model, state, [&](const auto& eval, const auto& v) { scatter_force(eval, v, f); });
 }
 
 double internal_energy(const ClothModel& model, const ClothState& state) {
   double e = 0;
   for (const Spring& s : model.springs) e += spring_energy(s, state.x[s.i], state.x[s.j]);
-  for_each_bw_element(model, state, [&](const auto& eval, const auto&) { e += eval.energy; });
+  for_each_element(model, state, [&](const auto& eval, const auto&) { e += eval.energy; });
   return e;
 }
 
@@ -67,16 +93,26 @@ void add_internal_jacobians(const ClothModel& model, const ClothState& state, bo
     dfdv.add(s.i, s.j, -j.dfdv);
     dfdv.add(s.j, s.i, -j.dfdv);
   }
-  for_each_bw_element(model, state, [&](const auto& eval, const auto& v) {
+  for_each_element(model, state, [&](const auto& eval, const auto& v) {
     scatter_jacobians(eval, v, definite, dfdx, dfdv);
   });
 }
 
 void append_internal_pairs(const ClothModel& model, std::vector<std::pair<int, int>>& pairs) {
   for (const Spring& s : model.springs) pairs.emplace_back(s.i, s.j);
-  // Triangle edges are added for every model by coupled_pairs; a bend element also couples its
-  // two opposite vertices.
-  for (const BendEdge& e : model.bw_bends) pairs.emplace_back(e.v[2], e.v[3]);
+  // Triangle edges are added for every model by coupled_pairs; every element couples all of its
+  // vertices (the duplicates of triangle edges are merged by the pattern).
+  const auto add_stencil = [&](const auto& v) {
+    for (size_t a = 0; a < v.size(); ++a) {
+      for (size_t b = a + 1; b < v.size(); ++b) pairs.emplace_back(v[a], v[b]);
+    }
+  };
+  for (const BendEdge& e : model.bw_bends) add_stencil(e.v);
+  for (const FeynmanSpring& s : model.feynman.springs) add_stencil(s.v);
+  for (const FeynmanBend& b : model.feynman.bends) add_stencil(b.v);
+  for (const BreenLink& l : model.breen.links) add_stencil(l.v);
+  for (const BreenBend& b : model.breen.bends) add_stencil(b.v);
+  for (const BreenTrellis& t : model.breen.trellis) add_stencil(t.v);
 }
 
 }  // namespace cloth

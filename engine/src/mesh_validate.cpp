@@ -2,6 +2,7 @@
 // degenerate triangle must be rejected with a clear message rather than produce NaNs later.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 
 #include "cloth/error.hpp"
@@ -33,6 +34,9 @@ void validate_mesh(const RestMesh& mesh, const std::string& what) {
   }
   const double size = std::max((hi - lo).norm(), 1e-12);
   const double min_area = 1e-10 * size * size;
+  // A repeated triangle (in either orientation) would double its mass and stiffness and make a
+  // hinge between a triangle and itself, whose bend angle is undefined.
+  std::map<std::array<int, 3>, int> first_with_corners;
   for (int t = 0; t < static_cast<int>(mesh.triangles.size()); ++t) {
     const auto& tri = mesh.triangles[t];
     for (int k : tri) {
@@ -45,6 +49,12 @@ void validate_mesh(const RestMesh& mesh, const std::string& what) {
     const Vec3 e2 = mesh.positions[tri[2]] - mesh.positions[tri[0]];
     if (0.5 * e1.cross(e2).norm() < min_area || rest_area(mesh, t) < min_area) {
       throw InputError(what + ": triangle " + std::to_string(t) + " is degenerate (zero area)");
+    }
+    std::array<int, 3> corners = tri;
+    std::sort(corners.begin(), corners.end());
+    const auto [it, inserted] = first_with_corners.emplace(corners, t);
+    if (!inserted) {
+      throw InputError(what + ": triangle " + std::to_string(t) + " repeats triangle " + std::to_string(it->second));
     }
   }
 }

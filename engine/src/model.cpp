@@ -46,14 +46,50 @@ std::vector<Edge> unique_edges(const RestMesh& mesh) {
 
 }  // namespace
 
+namespace {
+struct NamedModel {
+  ModelType type;
+  const char* name;
+};
+constexpr NamedModel kModelNames[] = {
+    {ModelType::Springs, "springs"},
+    {ModelType::BaraffWitkin, "baraff-witkin"},
+    {ModelType::EdgeArea, "edge-area"},
+    {ModelType::Feynman, "feynman"},
+    {ModelType::Breen, "breen"},
+};
+}  // namespace
+
 ModelType model_type_from_name(const std::string& name) {
-  if (name == "springs") return ModelType::Springs;
-  if (name == "baraff-witkin") return ModelType::BaraffWitkin;
-  throw InputError("cloth.model must be springs or baraff-witkin, got \"" + name + "\"");
+  std::string valid;
+  for (const NamedModel& m : kModelNames) {
+    if (name == m.name) return m.type;
+    valid += valid.empty() ? m.name : std::string(", ") + m.name;
+  }
+  throw InputError("cloth.model must be one of " + valid + ", got \"" + name + "\"");
 }
 
 const char* model_type_name(ModelType type) {
-  return type == ModelType::Springs ? "springs" : "baraff-witkin";
+  for (const NamedModel& m : kModelNames) {
+    if (m.type == type) return m.name;
+  }
+  return "?";
+}
+
+std::vector<ModelType> model_types() {
+  std::vector<ModelType> types;
+  for (const NamedModel& m : kModelNames) types.push_back(m.type);
+  return types;
+}
+
+BreenCurves breen_curves_for(const SpringMaterial& material) {
+  BreenCurves c;
+  c.name = "material";
+  c.well_scale = material.stretch;
+  c.warp.b1 = material.bending * material.bend_k_u;
+  c.weft.b1 = material.bending * material.bend_k_v;
+  c.shear.g1 = material.shear;
+  return c;
 }
 
 void validate_material(const SpringMaterial& m) {
@@ -69,6 +105,9 @@ void validate_material(const SpringMaterial& m) {
   check(m.bend_k_u, "bend_k_u", 0.0, 1e3, "");
   check(m.bend_k_v, "bend_k_v", 0.0, 1e3, "");
   check(m.bending_damping, "bending_damping", 0.0, 10.0, "N*m*s");
+  check(m.area_stiffness, "area_stiffness", 0.0, 1e8, "N/m");
+  check(m.diagonal_ratio, "diagonal_ratio", 0.0, 10.0, "");
+  check(m.buckling, "buckling", 0.0, 1.0, "m^2");
 }
 
 double ClothModel::total_mass() const {
@@ -84,10 +123,12 @@ ClothModel build_model(RestMesh mesh, const SpringMaterial& material, ModelType 
   model.mesh = std::move(mesh);
   model.type = type;
   model.edges = unique_edges(model.mesh);
-  if (type == ModelType::Springs) {
-    model.springs = build_springs(model.mesh);
-  } else {
-    model.bw_triangles = build_stretch_shear(model.mesh);
+  switch (type) {
+    case ModelType::Springs: model.springs = build_springs(model.mesh); break;
+    case ModelType::BaraffWitkin: model.bw_triangles = build_stretch_shear(model.mesh); break;
+    case ModelType::EdgeArea: model.edge_area = build_edge_area_elements(model.mesh); break;
+    case ModelType::Feynman: model.feynman = build_feynman_elements(model.mesh); break;
+    case ModelType::Breen: model.breen = build_breen_elements(model.mesh); break;
   }
   set_material(model, material);
   for (size_t i = 0; i < model.mass.size(); ++i) {
@@ -104,9 +145,12 @@ void set_material(ClothModel& model, const SpringMaterial& material) {
   model.mass = lumped_masses(model.mesh, material.density);
   apply_spring_material(model.springs, material);
   // The sec. 4.3 anisotropic weights live in the bend elements: rebuild them (cheap).
-  if (model.type == ModelType::BaraffWitkin) {
+  if (model.type == ModelType::BaraffWitkin || model.type == ModelType::EdgeArea) {
     model.bw_bends = build_bend_edges(model.mesh, material.bend_k_u, material.bend_k_v);
   }
+  // Sec. 5.4: the spring constant whose lattice has the material's modulus along the threads.
+  model.feynman_spring_k = material.stretch / feynman_moduli(1.0, material.diagonal_ratio).axial_young;
+  model.breen_curves = breen_curves_for(material);
 }
 
 }  // namespace cloth

@@ -2,6 +2,7 @@
 // reads so that the keys nobody read can be reported: a typo must not pass silently.
 #include "cloth/scene.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "cloth/error.hpp"
+#include "cloth/material_presets.hpp"
 
 namespace cloth {
 
@@ -34,7 +36,7 @@ class Fields {
   // Reports keys that were never read.
   ~Fields() {
     for (const auto& [key, value] : obj_.items()) {
-      if (!used_.count(key)) warnings_.push_back("unknown key '" + join(key) + "' (ignored)");
+      if (!used_.count(key)) warnings_.push_back(one_line("unknown key '" + join(key) + "' (ignored)"));
     }
   }
 
@@ -136,11 +138,13 @@ RestMesh parse_mesh(const json& node, const std::string& source_dir, std::vector
     if (!r.is_array() || r.size() != 2 || !r[0].is_number_integer() || !r[1].is_number_integer()) {
       throw InputError("cloth.mesh.grid.resolution must be two integers (vertex counts)");
     }
-    spec.nx = r[0].get<int>();
-    spec.ny = r[1].get<int>();
-    if (spec.nx < 2 || spec.ny < 2 || spec.nx > 1024 || spec.ny > 1024) {
+    // Range-checked before narrowing: get<int>() would wrap 4294967298 round to 2.
+    const auto nx = r[0].get<long long>(), ny = r[1].get<long long>();
+    if (nx < 2 || ny < 2 || nx > 1024 || ny > 1024) {
       throw InputError("cloth.mesh.grid.resolution must be between 2 and 1024 per side");
     }
+    spec.nx = static_cast<int>(nx);
+    spec.ny = static_cast<int>(ny);
   }
   const std::string plane = g.string("plane", "xz");
   if (plane == "xz") spec.plane = GridPlane::XZ;
@@ -150,25 +154,15 @@ RestMesh parse_mesh(const json& node, const std::string& source_dir, std::vector
   return make_grid(spec);
 }
 
-// Illustrative fabric values (areal density, moduli) of the right orders of magnitude for woven
-// cloth; issue 3 replaces them with the Kawabata-derived presets of seed 003.
-SpringMaterial preset(const std::string& name) {
-  SpringMaterial m;
-  if (name == "cotton") {
-    m.density = 0.15; m.stretch = 5000; m.shear = 50; m.bending = 1e-5; m.damping = 0.02;
-  } else if (name == "silk") {
-    m.density = 0.06; m.stretch = 2000; m.shear = 20; m.bending = 2e-6; m.damping = 0.01;
-  } else if (name == "denim") {
-    m.density = 0.40; m.stretch = 20000; m.shear = 500; m.bending = 1e-4; m.damping = 0.05;
-  } else {
-    throw InputError("cloth.material.preset: unknown preset \"" + name + "\" (cotton, silk, denim)");
-  }
-  return m;
-}
-
-SpringMaterial parse_material(const json& node, std::vector<std::string>& warnings) {
+// A preset names a fabric of material_presets(), or for the Breen model one of its Kawabata-fitted
+// fabrics (breen_preset).
+SpringMaterial parse_material(const json& node, ModelType model, std::vector<std::string>& warnings) {
   Fields f(node, "cloth.material", warnings);
-  SpringMaterial m = f.has("preset") ? preset(f.string("preset", "")) : SpringMaterial{};
+  SpringMaterial m;
+  if (f.has("preset")) {
+    const std::string name = f.string("preset", "");
+    m = model == ModelType::Breen ? breen_fabric_material(name) : material_preset(name);
+  }
   m.density = f.number("density", m.density, 1e-4, 100, "kg/m^2");
   m.stretch = f.number("stretch", m.stretch, 0, 1e8, "N/m");
   m.shear = f.number("shear", m.shear, 0, 1e8, "N/m");
@@ -176,6 +170,9 @@ SpringMaterial parse_material(const json& node, std::vector<std::string>& warnin
   m.damping = f.number("damping", m.damping, 0, 1e4, "N*s/m");
   m.velocity_damping = f.number("velocity_damping", m.velocity_damping, 0, 1e3, "1/s");
   m.bending_damping = f.number("bending_damping", m.bending_damping, 0, 10, "N*m*s");
+  m.area_stiffness = f.number("area_stiffness", m.area_stiffness, 0, 1e8, "N/m");
+  m.diagonal_ratio = f.number("diagonal_ratio", m.diagonal_ratio, 0, 10, "");
+  m.buckling = f.number("buckling", m.buckling, 0, 1, "m^2");
   const Vec2 b = f.vector<2>("rest_stretch", Vec2(m.rest_stretch_u, m.rest_stretch_v), 10, "");
   const Vec2 k = f.vector<2>("bend_anisotropy", Vec2(m.bend_k_u, m.bend_k_v), 1e3, "");
   if (b.minCoeff() < 0.1) throw InputError("cloth.material.rest_stretch must be two factors in [0.1, 10]");
@@ -266,11 +263,8 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
     if (!c.has("mesh")) throw InputError("cloth.mesh is required (a grid or an obj path)");
     scene.mesh = parse_mesh(c.at("mesh"), source_dir, warnings);
     const std::string model = c.string("model", "springs");
-    if (model == "edge-area" || model == "feynman" || model == "breen") {
-      not_yet("cloth.model", "model \"" + model + "\"");
-    }
     scene.model = model_type_from_name(model);
-    if (c.has("material")) scene.material = parse_material(c.at("material"), warnings);
+    if (c.has("material")) scene.material = parse_material(c.at("material"), scene.model, warnings);
     if (c.has("pins")) scene.pins = parse_pins(c.at("pins"), warnings);
   }
   if (top.has("colliders")) {
@@ -334,16 +328,21 @@ void apply_override(json& doc, const std::string& assignment) {
   for (size_t k = 0; k < keys.size(); ++k) {
     const bool last = k + 1 == keys.size();
     if (node->is_array()) {
-      const bool numeric = keys[k].find_first_not_of("0123456789") == std::string::npos;
-      if (!numeric || std::stoull(keys[k]) >= node->size()) {
+      size_t index = 0;
+      const char* end = keys[k].data() + keys[k].size();
+      const auto [stop, err] = std::from_chars(keys[k].data(), end, index);
+      if (err != std::errc() || stop != end || index >= node->size()) {
         throw InputError("--set " + path + ": '" + keys[k] + "' is not an index of the array");
       }
-      json& child = (*node)[std::stoull(keys[k])];
+      json& child = (*node)[index];
       if (last) child = value;
       node = &child;
     } else {
       if (node->is_null()) *node = json::object();
-      if (!node->is_object()) throw InputError("--set " + path + ": '" + keys[k - 1] + "' is not an object");
+      if (!node->is_object()) {
+        throw InputError("--set " + path + ": " + (k == 0 ? "the scene" : "'" + keys[k - 1] + "'") +
+                         " is not an object");
+      }
       json& child = (*node)[keys[k]];
       if (last) child = value;
       node = &child;
@@ -358,7 +357,8 @@ Scene load_scene(const std::string& path, const std::vector<std::string>& overri
   json doc;
   try {
     doc = json::parse(in);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error, or out_of_range for a number that overflows a double (1e400).
     // nlohmann's message names the byte offset; keep it on one line.
     std::string why = e.what();
     throw InputError("scene " + path + " is not valid JSON: " + why);

@@ -64,8 +64,24 @@ Simulation::Simulation(ClothModel model, std::vector<Collider> colliders,
 
 void Simulation::set_material(const SpringMaterial& material) { cloth::set_material(model_, material); }
 
+void Simulation::check_supported(const std::string& integrator, ModelType type) {
+  // XPBD projects each element's condition C with compliance 1/k (E = k/2 C^2); only the springs'
+  // and Baraff-Witkin's energies have that form.
+  if (integrator == "xpbd" && type != ModelType::Springs && type != ModelType::BaraffWitkin) {
+    throw InputError(std::string("integrator xpbd supports the springs and baraff-witkin models, not ") +
+                     model_type_name(type));
+  }
+}
+
+void Simulation::set_model_type(ModelType type) {
+  if (type == model_.type) return;
+  check_supported(solver_.integrator, type);
+  model_ = build_model(model_.mesh, model_.material, type);  // throws before anything changes
+}
+
 void Simulation::set_solver(const SolverSettings& solver) {
   validate_solver(solver);
+  check_supported(solver.integrator, model_.type);
   if (!integrator_ || solver.integrator != solver_.integrator) {
     integrator_ = make_integrator(solver.integrator);  // throws before anything changes
   }

@@ -51,10 +51,13 @@ std::vector<Spring> mesh_springs(const RestMesh& mesh) {
   }
   std::vector<Spring> springs;
   for (const auto& [edge, opp] : opposite) {
-    springs.push_back(make_spring(mesh, edge.first, edge.second, SpringType::Structural));
-    if (opp.size() == 2 && opp[0] != opp[1]) {
-      springs.push_back(make_spring(mesh, opp[0], opp[1], SpringType::Bend));
-    }
+    const Spring structural = make_spring(mesh, edge.first, edge.second, SpringType::Structural);
+    springs.push_back(structural);
+    if (opp.size() != 2 || opp[0] == opp[1]) continue;
+    // A mesh folded flat puts the opposite vertices at (nearly) one rest position: such a bend
+    // spring has no rest direction and k = B / (rest / 2)^2 overflows, so it is left out.
+    const Spring bend = make_spring(mesh, opp[0], opp[1], SpringType::Bend);
+    if (bend.rest > 1e-6 * structural.rest) springs.push_back(bend);
   }
   return springs;
 }

@@ -3,6 +3,7 @@
 // and the ffmpeg recorder's checks.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "options.hpp"
 #include "primitives.hpp"
 #include "recorder.hpp"
+#include "shutdown_signal.hpp"
 
 namespace {
 
@@ -181,6 +183,21 @@ TEST(Recorder, WritesAPlayableVideo) {
   EXPECT_NEAR(s.seconds, 5.0 / 30.0, 1e-9);
   EXPECT_GT(std::filesystem::file_size(path), 0u);
   std::filesystem::remove(path);
+}
+
+// The handler only records the signal (the loops act on it), and fires once, so that a second
+// Ctrl-C during a slow shutdown still kills the process.
+TEST(ShutdownSignal, RecordsTheSignalOnceThenRestoresTheDefault) {
+  app::install_shutdown_handlers();
+  EXPECT_EQ(app::shutdown_signal(), 0);
+  std::raise(SIGTERM);
+  EXPECT_EQ(app::shutdown_signal(), SIGTERM);
+  EXPECT_EQ(app::exit_status_for_signal(SIGTERM), 143);
+  struct sigaction now = {};
+  sigaction(SIGTERM, nullptr, &now);
+  EXPECT_EQ(now.sa_handler, SIG_DFL);
+  sigaction(SIGINT, nullptr, &now);
+  EXPECT_NE(now.sa_handler, SIG_DFL);  // still armed: a separate one-shot handler
 }
 
 }  // namespace

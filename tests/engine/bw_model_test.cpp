@@ -1,9 +1,7 @@
-// The Baraff-Witkin model assembled over a whole cloth: global force and Jacobians against finite
-// differences (so the assembly equals the sum of the element blocks), and physics — a hanging
-// cloth under the implicit integrator and a cantilever strip sagging like a beam.
+// The Baraff-Witkin model's physics: a hanging cloth under the implicit integrator and a
+// cantilever strip sagging like a beam (the assembly checks of every model are in
+// model_assembly_test.cpp).
 #include <gtest/gtest.h>
-
-#include <random>
 
 #include "cloth/force_jacobians.hpp"
 #include "cloth/mesh.hpp"
@@ -11,127 +9,6 @@
 
 namespace cloth {
 namespace {
-
-ClothModel bw_model(int nx, int ny, const SpringMaterial& m, GridSpec spec = GridSpec{}) {
-  spec.nx = nx;
-  spec.ny = ny;
-  return build_model(make_grid(spec), m, ModelType::BaraffWitkin);
-}
-
-SpringMaterial bw_material() {
-  SpringMaterial m;
-  m.stretch = 500;
-  m.shear = 50;
-  m.bending = 1e-3;
-  m.damping = 0.3;
-  m.bending_damping = 1e-4;
-  m.rest_stretch_u = 0.95;  // anisotropic rest stretch exercises eq. 10's b_u, b_v
-  m.rest_stretch_v = 1.05;
-  m.velocity_damping = 0.2;
-  return m;
-}
-
-ClothState perturbed(const ClothModel& model, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  ClothState s{model.mesh.positions, std::vector<Vec3>(model.vertex_count())};
-  for (int i = 0; i < model.vertex_count(); ++i) {
-    s.x[i] += 0.02 * Vec3(u(rng), u(rng), u(rng));
-    s.v[i] = Vec3(u(rng), u(rng), u(rng));
-  }
-  return s;
-}
-
-TEST(BWModel, AssembledForceIsMinusEnergyGradient) {
-  SpringMaterial m = bw_material();
-  m.damping = m.bending_damping = m.velocity_damping = 0;  // energy gradient only
-  const ClothModel model = bw_model(5, 4, m);
-  ClothState s = perturbed(model, 1);
-  ExternalForces none;
-  none.gravity.setZero();
-  std::vector<Vec3> f;
-  compute_forces(model, s, none, 0, f);
-  const double eps = 1e-6;
-  double worst = 0, scale = 0;
-  for (int i = 0; i < model.vertex_count(); ++i) {
-    for (int k = 0; k < 3; ++k) {
-      ClothState p = s, q = s;
-      p.x[i][k] += eps;
-      q.x[i][k] -= eps;
-      const double grad = (compute_energies(model, p, none.gravity).elastic -
-                           compute_energies(model, q, none.gravity).elastic) / (2 * eps);
-      worst = std::max(worst, std::abs(f[i][k] + grad));
-      scale = std::max(scale, std::abs(f[i][k]));
-    }
-  }
-  ASSERT_GT(scale, 1e-3);
-  EXPECT_LT(worst, 1e-6 * scale);
-}
-
-TEST(BWModel, AssembledJacobiansMatchFiniteDifferencesOfTheAssembledForce) {
-  const ClothModel model = bw_model(5, 4, bw_material());
-  const ClothState s = perturbed(model, 2);
-  ExternalForces ext;  // gravity only: constant, so it must not change the Jacobians
-  const int n = model.vertex_count();
-  BlockSparseMatrix dfdx(n, coupled_pairs(model)), dfdv = dfdx;
-  std::vector<Vec3> f;
-  compute_force_jacobians(model, s, ext, 0, /*definite=*/false, f, dfdx, dfdv);
-  const Eigen::MatrixXd jx = Eigen::MatrixXd(dfdx.to_eigen()), jv = Eigen::MatrixXd(dfdv.to_eigen());
-  Eigen::MatrixXd fdx(3 * n, 3 * n), fdv(3 * n, 3 * n);
-  const double eps = 1e-6;
-  std::vector<Vec3> fp, fm;
-  for (int i = 0; i < n; ++i) {
-    for (int k = 0; k < 3; ++k) {
-      ClothState p = s, q = s;
-      p.v[i][k] += eps;
-      q.v[i][k] -= eps;
-      compute_forces(model, p, ext, 0, fp);
-      compute_forces(model, q, ext, 0, fm);
-      fdv.col(3 * i + k) = (as_flat(fp) - as_flat(fm)) / (2 * eps);
-      p = s;
-      q = s;
-      p.x[i][k] += eps;
-      q.x[i][k] -= eps;
-      compute_forces(model, p, ext, 0, fp);
-      compute_forces(model, q, ext, 0, fm);
-      fdx.col(3 * i + k) = (as_flat(fp) - as_flat(fm)) / (2 * eps);
-    }
-  }
-  EXPECT_LT((fdv - jv).norm(), 1e-6 * jv.norm()) << "df/dv is exact";
-  // df/dx omits B&W's non-symmetric damping term (sec. 4.5) by design: with zero velocities the
-  // two must agree exactly.
-  ClothState still = s;
-  for (Vec3& v : still.v) v.setZero();
-  compute_force_jacobians(model, still, ext, 0, false, f, dfdx, dfdv);
-  const Eigen::MatrixXd jx0 = Eigen::MatrixXd(dfdx.to_eigen());
-  for (int i = 0; i < n; ++i) {
-    for (int k = 0; k < 3; ++k) {
-      ClothState p = still, q = still;
-      p.x[i][k] += eps;
-      q.x[i][k] -= eps;
-      compute_forces(model, p, ext, 0, fp);
-      compute_forces(model, q, ext, 0, fm);
-      fdx.col(3 * i + k) = (as_flat(fp) - as_flat(fm)) / (2 * eps);
-    }
-  }
-  EXPECT_LT((fdx - jx0).norm(), 1e-6 * jx0.norm()) << "df/dx at rest velocity is exact";
-  EXPECT_LT((jx - jx.transpose()).norm(), 1e-9 * jx.norm()) << "df/dx is symmetric";
-  // The definite variant is negative semidefinite, as the implicit solve needs.
-  compute_force_jacobians(model, s, ext, 0, true, f, dfdx, dfdv);
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(Eigen::MatrixXd(dfdx.to_eigen()));
-  EXPECT_LE(eig.eigenvalues().maxCoeff(), 1e-9 * jx.norm());
-}
-
-TEST(BWModel, RestStateHasNoForceOrEnergy) {
-  const ClothModel model = bw_model(6, 6, SpringMaterial{});
-  ClothState rest{model.mesh.positions, std::vector<Vec3>(model.vertex_count(), Vec3::Zero())};
-  ExternalForces none;
-  none.gravity.setZero();
-  std::vector<Vec3> f;
-  compute_forces(model, rest, none, 0, f);
-  EXPECT_LT(as_flat(f).norm(), 1e-10);
-  EXPECT_LT(compute_energies(model, rest, none.gravity).elastic, 1e-16);
-}
 
 TEST(BWModel, HangingClothUnderImplicitIsStableAndSettles) {
   GridSpec spec;

@@ -1,11 +1,15 @@
 // OBJ loading through tinyobjloader, including broken and degenerate files.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "cloth/error.hpp"
 #include "cloth/mesh.hpp"
 #include "cloth/model.hpp"
+#include "cloth/simulation.hpp"
 
 namespace cloth {
 namespace {
@@ -56,6 +60,92 @@ TEST(ObjMesh, DegenerateTriangleIsNamed) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("triangle 1"), std::string::npos) << e.what();
   }
+}
+
+// The message of load_obj(path)'s InputError, or "" if it loaded.
+std::string obj_error(const std::string& path) {
+  try {
+    load_obj(path);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ObjMesh, NonFiniteCoordinatesAreRejectedNotReadAsZero) {
+  // tinyobjloader alone reads "nan" as 0 and "1e999" as inf.
+  EXPECT_NE(obj_error(data("nan_coordinate.obj")).find("line 1: 'nan' is not a finite number"), std::string::npos)
+      << obj_error(data("nan_coordinate.obj"));
+  EXPECT_NE(obj_error(data("inf_coordinate.obj")).find("line 2: '1e999'"), std::string::npos)
+      << obj_error(data("inf_coordinate.obj"));
+}
+
+TEST(ObjMesh, OutOfRangeIndicesAreRejected) {
+  EXPECT_NE(obj_error(data("broken.obj")).find("index out of range"), std::string::npos);
+  // A quad with a bad index used to be dropped silently (tinyobjloader only warns).
+  EXPECT_NE(obj_error(data("quad_index_out_of_range.obj")).find("bad face"), std::string::npos)
+      << obj_error(data("quad_index_out_of_range.obj"));
+  // Texture indices were not range-checked at all: a read past the end of the texcoords.
+  EXPECT_NE(obj_error(data("texcoord_index_out_of_range.obj")).find("texture coordinate index out of range"),
+            std::string::npos)
+      << obj_error(data("texcoord_index_out_of_range.obj"));
+}
+
+TEST(ObjMesh, ZeroAreaAndDuplicateTrianglesAreRejected) {
+  EXPECT_NE(obj_error(data("zero_area.obj")).find("triangle 1 is degenerate"), std::string::npos)
+      << obj_error(data("zero_area.obj"));
+  EXPECT_NE(obj_error(data("duplicate_triangle.obj")).find("triangle 2 repeats triangle 0"), std::string::npos)
+      << obj_error(data("duplicate_triangle.obj"));
+}
+
+// Documented acceptance (mesh.hpp): an edge shared by three triangles keeps its spring but gets
+// no bend element; the cloth simulates like any other.
+TEST(ObjMesh, NonManifoldEdgesAreAcceptedWithoutAHingeAcrossThem) {
+  const RestMesh mesh = load_obj(data("non_manifold.obj"));
+  ASSERT_EQ(mesh.triangles.size(), 3u);
+  for (const ModelType type : {ModelType::Springs, ModelType::BaraffWitkin}) {
+    ClothModel model = build_model(mesh, SpringMaterial{}, type);
+    int springs_on_fin_edge = 0;
+    for (const Spring& s : model.springs) springs_on_fin_edge += (s.i == 0 && s.j == 1) || (s.i == 1 && s.j == 0);
+    EXPECT_EQ(springs_on_fin_edge, type == ModelType::Springs ? 1 : 0);
+    for (const Spring& s : model.springs) EXPECT_NE(s.type, SpringType::Bend);
+    EXPECT_TRUE(model.bw_bends.empty());
+    Simulation sim(std::move(model), {}, {0}, SolverSettings{}, Vec3(0, -9.81, 0));
+    for (int k = 0; k < 10; ++k) sim.step();
+    EXPECT_TRUE(all_finite(sim.state()));
+    EXPECT_EQ(sim.instabilities(), 0);
+  }
+}
+
+// Found by the OBJ fuzzer: two triangles folded flat onto each other put the ends of their bend
+// spring at the same rest position, and B / (rest / 2)^2 was an infinite stiffness.
+TEST(ObjMesh, FoldedFlatMeshHasFiniteStiffness) {
+  const ClothModel model = build_model(load_obj(data("folded_flat.obj")), SpringMaterial{});
+  for (const Spring& s : model.springs) {
+    EXPECT_TRUE(std::isfinite(s.k) && s.rest > 0) << s.i << "-" << s.j << ": k " << s.k << ", rest " << s.rest;
+  }
+}
+
+TEST(ObjMesh, DevicesAndHugeFilesAreNotRead) {
+  // /dev/zero "exists" and never ends: reading it would hang and exhaust memory.
+  EXPECT_NE(obj_error("/dev/zero").find("not a regular file"), std::string::npos) << obj_error("/dev/zero");
+  const std::string big = ::testing::TempDir() + "/big.obj";
+  std::ofstream{big};
+  std::filesystem::resize_file(big, (256u << 20) + 1);  // sparse: no disk space used
+  EXPECT_NE(obj_error(big).find("256 MiB limit"), std::string::npos) << obj_error(big);
+  std::filesystem::remove(big);
+}
+
+TEST(ObjMesh, PolygonsWithTooManyCornersAreRejected) {
+  const std::string path = ::testing::TempDir() + "/polygon.obj";
+  {
+    std::ofstream out(path);
+    for (int k = 0; k < 65; ++k) out << "v " << std::cos(k * 0.0966) << " " << std::sin(k * 0.0966) << " 0\n";
+    out << "f";
+    for (int k = 1; k <= 65; ++k) out << " " << k;
+    out << "\n";
+  }
+  EXPECT_NE(obj_error(path).find("a face with 65 corners (at most 64)"), std::string::npos) << obj_error(path);
 }
 
 }  // namespace

@@ -94,7 +94,7 @@ TEST(Scene, BadValuesFailWithOneLineNamingTheKey) {
       {"/colliders", json::array({{{"type", "sphere"}, {"radius", -1}}}), "colliders.0.radius"},
       {"/colliders", json::array({{{"type", "torus"}}}), "colliders.0.type"},
       {"/forces/gravity", json::array({0, 1}), "forces.gravity"},
-      {"/cloth/model", "feynman", "not supported yet"},
+      {"/cloth/model", "terzopoulos", "cloth.model must be one of"},
       {"/cloth/model", "rubber", "cloth.model"},
       {"/cloth/material/rest_stretch", json::array({0, 1}), "rest_stretch"},
   };
@@ -146,6 +146,56 @@ TEST(Scene, PinsResolveToGridVertices) {
   EXPECT_THROW(resolve_pins(parse(doc)), InputError);
   doc["cloth"]["pins"] = json::parse(R"([{"vertex": 45}])");
   EXPECT_THROW(resolve_pins(parse(doc)), InputError);
+}
+
+// The message of load_scene's InputError for a scene file holding `text`, or "" if it loaded.
+std::string file_error(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  const std::string path = ::testing::TempDir() + "/fuzzed_scene.json";
+  std::ofstream(path) << text;
+  std::vector<std::string> w;
+  try {
+    load_scene(path, overrides, w);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Robustness findings (the scene fuzzer of tests/fuzz, and the review that went with it), each of
+// which escaped as a crash, a hang, a non-InputError exception or a silently wrong scene; every
+// one is also a seed in tests/fuzz/corpus/scene.
+TEST(Scene, FuzzFindingsAreOneLineInputErrors) {
+  // get<int>() wrapped 4294967298 round to 2: a "valid" 2-vertex-wide grid.
+  EXPECT_NE(file_error(R"({"cloth": {"mesh": {"grid": {"resolution": [4294967298, 3]}}}})").find("resolution"),
+            std::string::npos);
+  // A 1e6 x 1e6 grid is refused by the limit, not attempted.
+  EXPECT_NE(file_error(R"({"cloth": {"mesh": {"grid": {"resolution": [1000000, 1000000]}}}})")
+                .find("between 2 and 1024"),
+            std::string::npos);
+  // nlohmann reports an overflowing number as out_of_range, not parse_error.
+  EXPECT_NE(file_error(R"({"cloth": {"mesh": {"grid": {}}}, "solver": {"dt": 1e400}})").find("not valid JSON"),
+            std::string::npos);
+  // An override on a scene that is not an object read keys[-1].
+  EXPECT_NE(file_error("5", {"solver.dt=0.01"}).find("the scene is not an object"), std::string::npos);
+  // std::stoull threw std::out_of_range for an index past 2^64.
+  EXPECT_NE(file_error(R"({"colliders": [{"type": "plane"}]})", {"colliders.99999999999999999999999.friction=1"})
+                .find("is not an index of the array"),
+            std::string::npos);
+  // /dev/zero exists and never ends: reading it as a mesh hung.
+  EXPECT_NE(file_error(R"({"cloth": {"mesh": {"obj": "/dev/zero"}}})").find("not a regular file"), std::string::npos);
+  // A JSON string may hold a newline; the message must stay on one line.
+  const std::string what = file_error("{\"cloth\": {\"mesh\": {\"obj\": \"a\\nb.obj\"}}}");
+  EXPECT_NE(what.find("a\\x0ab.obj"), std::string::npos) << what;
+  EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+}
+
+TEST(Scene, WarningsStayOnOneLine) {
+  json doc = minimal();
+  doc["cloth"]["pins\n"] = 1;
+  std::vector<std::string> warnings;
+  parse(doc, &warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("cloth.pins\\x0a"), std::string::npos) << warnings[0];
 }
 
 }  // namespace

@@ -20,6 +20,8 @@ class ImplicitEulerIntegrator final : public Integrator {
  private:
   /// Builds the constraints of one substep and the position alteration y.
   void gather_constraints(const ClothState& state, const StepContext& ctx, double h);
+  /// dv_ = A_^-1 b_ under `constraints`, by the modified PCG or the direct reference solve.
+  void solve_system(const VertexConstraints& constraints, const StepContext& ctx, StepReport& report);
   /// One more Newton iteration of the backward Euler equation from the current iterate.
   void newton_correction(ClothState& state, const ClothModel& model, const StepContext& ctx,
                          double t_end, double h, StepReport& report);

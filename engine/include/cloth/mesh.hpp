@@ -41,11 +41,15 @@ RestMesh make_grid(const GridSpec& spec);
 /// Loads an OBJ file (through tinyobjloader). Polygons are triangulated. Rest (u, v) come from the
 /// file's texture coordinates (taken as metres) when every vertex has one, otherwise from a planar
 /// projection of the rest shape onto its best-fit plane. Throws InputError naming the file on a
-/// missing / unreadable / empty file and on degenerate geometry.
+/// missing / unreadable / empty / non-regular file, a file over 256 MiB, a coordinate that is not
+/// a finite number of magnitude at most 1e6, a face with more than 64 corners or a bad index, and
+/// on degenerate geometry.
 RestMesh load_obj(const std::string& path);
 
-/// Checks indices, finiteness and that no triangle has (near) zero area in space or in (u, v).
-/// Throws InputError with a one-line reason (`what` names the mesh's source).
+/// Checks indices, finiteness, that no triangle has (near) zero area in space or in (u, v) and
+/// that no triangle appears twice. Throws InputError with a one-line reason (`what` names the
+/// mesh's source). Non-manifold edges (shared by three or more triangles) are accepted: each gets
+/// its structural spring but no bend element across it, since a hinge needs exactly two sides.
 void validate_mesh(const RestMesh& mesh, const std::string& what);
 
 /// Area of triangle t in rest (u, v) space, m^2.

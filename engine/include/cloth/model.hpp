@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "cloth/breen_energy.hpp"
 #include "cloth/bw_conditions.hpp"
+#include "cloth/edge_area_energy.hpp"
+#include "cloth/feynman_energy.hpp"
 #include "cloth/material.hpp"
 #include "cloth/mesh.hpp"
 #include "cloth/springs.hpp"
@@ -16,11 +19,16 @@ namespace cloth {
 enum class ModelType {
   Springs,       ///< Hooke springs of seed 002 (structural, shear, bend)
   BaraffWitkin,  ///< stretch/shear per triangle and bend per edge, seed 001 section 4
+  EdgeArea,      ///< edge-length + triangle-area energy of seed 004 (+ B&W bending, its "extra")
+  Feynman,       ///< Feynman's buckling springs and angular bending, seed 000 sec. 5 (square grids)
+  Breen,         ///< Breen-House-Wozny particle energies, seed 003 (grid meshes)
 };
 
-/// "springs" / "baraff-witkin"; throws InputError for any other name.
+/// "springs", "baraff-witkin", "edge-area", "feynman", "breen"; throws InputError for any other.
 ModelType model_type_from_name(const std::string& name);
 const char* model_type_name(ModelType type);
+/// Every model, in the order the UI lists them.
+std::vector<ModelType> model_types();
 
 /// A mesh edge with its rest length: what max_edge_strain measures, whatever the model.
 struct Edge {
@@ -36,7 +44,12 @@ struct ClothModel {
   std::vector<Edge> edges;       ///< unique triangle edges
   std::vector<Spring> springs;   ///< ModelType::Springs elements
   std::vector<StretchShearTriangle> bw_triangles;  ///< ModelType::BaraffWitkin stretch + shear
-  std::vector<BendEdge> bw_bends;                  ///< ModelType::BaraffWitkin bend
+  std::vector<BendEdge> bw_bends;                  ///< ModelType::BaraffWitkin and EdgeArea bend
+  EdgeAreaElements edge_area;  ///< ModelType::EdgeArea edges and triangles
+  FeynmanElements feynman;     ///< ModelType::Feynman springs and angular bends
+  double feynman_spring_k = 0; ///< k_s giving the material's thread modulus (set_material), N/m
+  BreenElements breen;       ///< ModelType::Breen links, thread bends, trellis corners
+  BreenCurves breen_curves;  ///< ModelType::Breen fabric, from the material (breen_curves_for)
 
   int vertex_count() const { return mesh.vertex_count(); }
   double total_mass() const;
@@ -52,5 +65,10 @@ void set_material(ClothModel& model, const SpringMaterial& material);
 
 /// Throws InputError naming the parameter if any value is NaN, negative or absurd.
 void validate_material(const SpringMaterial& material);
+
+/// The Breen fabric of a material: stretch is the energy well's scale C (N/m), bending the
+/// linear bending stiffness b1 (N*m, times bend_k_u for warp, bend_k_v for weft threads), shear the
+/// linear trellis stiffness g1 (N/m per rad). The sliders of every model thus keep their units.
+BreenCurves breen_curves_for(const SpringMaterial& material);
 
 }  // namespace cloth

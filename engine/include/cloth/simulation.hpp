@@ -71,6 +71,9 @@ class Simulation {
 
   // Live parameter changes (sliders). Each validates and throws InputError on bad values.
   void set_material(const SpringMaterial& material);
+  /// Rebuilds the model's elements for another material model on the same mesh (positions,
+  /// velocities and pins are kept). Throws InputError if the mesh or the integrator cannot take it.
+  void set_model_type(ModelType type);
   void set_solver(const SolverSettings& solver);
   void set_gravity(const Vec3& gravity);
   /// Gravity, wind and drag together.
@@ -123,6 +126,8 @@ class Simulation {
   void advance_fixed(FrameReport& report);
   /// The frame in steps chosen by the section 7 controller.
   void advance_adaptively(FrameReport& report);
+  /// Throws InputError if `integrator` cannot step a model of `type`.
+  static void check_supported(const std::string& integrator, ModelType type);
 
   ClothModel model_;
   std::vector<Collider> colliders_;

@@ -1,0 +1,71 @@
+// libFuzzer target for scene files: text -> file -> cloth::load_scene (with --set overrides) ->
+// make_simulation -> a few steps when the scene is small enough to step quickly.
+//
+// Input layout: the scene file's text up to the first NUL byte; every further NUL-separated
+// chunk is one `--set key=value` override (JSON text cannot hold a raw NUL, so this is
+// unambiguous). The scene's folder also holds cloth.obj, a valid quad, so that scenes in the
+// corpus can name an OBJ mesh by a relative path.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cloth/error.hpp"
+#include "cloth/scene.hpp"
+#include "fuzz_contract.hpp"
+#include "model_checks.hpp"
+
+namespace {
+
+constexpr int kSteps = 3;
+// Vertex-substep-iterations per step above which stepping is skipped: the fuzzer is after
+// crashes and NaNs, which small scenes reach as well as big ones, at thousands of runs a second.
+constexpr double kMaxWorkPerStep = 2e5;
+
+double work_per_step(const cloth::Simulation& sim) {
+  const cloth::SolverSettings& s = sim.solver();
+  double work = double(sim.model().vertex_count()) * s.substeps;
+  if (s.integrator == "xpbd") work *= s.xpbd_iterations;
+  if (s.integrator == "implicit") {
+    work *= s.newton_iterations * std::min(s.max_iterations, 3 * sim.model().vertex_count());
+  }
+  return work;
+}
+
+const char kQuadObj[] =
+    "v 0 1 0\nv 1 1 0\nv 1 1 1\nv 0 1 1\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nf 1/1 2/2 3/3\nf 1/1 3/3 4/4\n";
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const std::string quad = fuzz::write_input("cloth.obj", kQuadObj);
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  std::vector<std::string> chunks;
+  for (size_t start = 0;;) {
+    const size_t end = bytes.find('\0', start);
+    chunks.emplace_back(bytes.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  const std::string path = fuzz::write_input("scene.json", chunks.front());
+  const std::vector<std::string> overrides(chunks.begin() + 1, chunks.end());
+  try {
+    std::vector<std::string> warnings;
+    const cloth::Scene scene = cloth::load_scene(path, overrides, warnings);
+    for (const std::string& w : warnings) fuzz::check_one_line(w.c_str());
+    const auto sim = cloth::make_simulation(scene);
+    fuzz::check_finite_model(sim->model());
+    if (work_per_step(*sim) <= kMaxWorkPerStep) {
+      for (int k = 0; k < kSteps; ++k) {
+        sim->step();
+        if (!cloth::all_finite(sim->state())) fuzz::violated("state not finite after step " + std::to_string(k));
+      }
+    }
+  } catch (const cloth::InputError& e) {
+    fuzz::check_one_line(e.what());
+  } catch (const std::exception& e) {
+    fuzz::violated(std::string("scene loading threw a non-InputError: ") + e.what());
+  }
+  return 0;
+}
