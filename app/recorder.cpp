@@ -60,8 +60,11 @@ void Recorder::start(const std::string& path, int width, int height, int fps) {
   std::signal(SIGPIPE, SIG_IGN);
   // setsid: in a session of its own, ffmpeg does not get the terminal's Ctrl-C (SIGINT goes to the
   // whole foreground process group) and dies mid-file; we get it, stop feeding frames and close
-  // the pipe, and ffmpeg writes a complete mp4. -w waits for ffmpeg, so pclose still does.
-  const std::string cmd = "setsid -w ffmpeg -y -loglevel error -f rawvideo -pix_fmt rgb24 -s " +
+  // the pipe, and ffmpeg writes a complete mp4. `exec` makes popen's shell become setsid, which (not
+  // a process-group leader) then execs ffmpeg in place: no process of the pipeline is left in our
+  // group to die of the Ctrl-C, and pclose waits for ffmpeg itself. (A waiting shell or `setsid -w`
+  // parent would be killed by it and report exit 130.)
+  const std::string cmd = "exec setsid ffmpeg -y -loglevel error -f rawvideo -pix_fmt rgb24 -s " +
                           std::to_string(width) + "x" + std::to_string(height) + " -r " +
                           std::to_string(fps) + " -i - -c:v libx264 -pix_fmt yuv420p " +
                           shell_quote(path);
