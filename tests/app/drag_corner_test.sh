@@ -36,17 +36,9 @@ fail() {
   exit 1
 }
 
-# Our own X server. -displayfd lets Xvfb pick a free display number itself (no race with other
-# tests that also look for one) and tell us which.
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$tmp/display" >"$tmp/xvfb.log" 2>&1 &
-xvfb_pid=$!
-for _ in $(seq 100); do
-  [ -s "$tmp/display" ] && break
-  kill -0 "$xvfb_pid" 2>/dev/null || fail "Xvfb did not start: $(cat "$tmp/xvfb.log")"
-  sleep 0.1
-done
-[ -s "$tmp/display" ] || fail "Xvfb did not report a display"
-export DISPLAY=":$(head -n1 "$tmp/display")"
+# Our own X server (tests/app/xvfb.sh).
+source "$(dirname "${BASH_SOURCE[0]}")/xvfb.sh"
+start_private_xvfb
 echo "drag_corner_test: Xvfb on $DISPLAY"
 
 "$bin" --scene "$here/drag_scene.json" --window 1024x768 --stats "$tmp/stats.json" \

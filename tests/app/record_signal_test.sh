@@ -39,15 +39,9 @@ fail() {
   exit 1
 }
 
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$tmp/display" 2>"$tmp/xvfb.err" &
-xvfb_pid=$!
-for _ in $(seq 100); do
-  [ -s "$tmp/display" ] && break
-  kill -0 "$xvfb_pid" 2>/dev/null || fail "Xvfb did not start: $(cat "$tmp/xvfb.err")"
-  sleep 0.1
-done
-[ -s "$tmp/display" ] || fail "Xvfb did not report a display"
-export DISPLAY=":$(head -n1 "$tmp/display")"
+# Our own X server (tests/app/xvfb.sh).
+source "$(dirname "${BASH_SOURCE[0]}")/xvfb.sh"
+start_private_xvfb
 
 # Prints the app's displayed_frames from its stats file, or 0 before the first write.
 displayed_frames() {

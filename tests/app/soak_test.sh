@@ -44,15 +44,9 @@ fail() {
   exit 1
 }
 
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$tmp/display" >"$tmp/xvfb.log" 2>&1 &
-xvfb_pid=$!
-for _ in $(seq 100); do
-  [ -s "$tmp/display" ] && break
-  kill -0 "$xvfb_pid" 2>/dev/null || fail "Xvfb did not start: $(cat "$tmp/xvfb.log")"
-  sleep 0.1
-done
-[ -s "$tmp/display" ] || fail "Xvfb did not report a display"
-export DISPLAY=":$(head -n1 "$tmp/display")"
+# Our own X server (tests/app/xvfb.sh).
+source "$(dirname "${BASH_SOURCE[0]}")/xvfb.sh"
+start_private_xvfb
 
 # Under AddressSanitizer freed memory sits in a quarantine (256 MiB by default) that would read
 # as growth; keep it small. Ignored by builds without ASan.
