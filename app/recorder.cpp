@@ -3,8 +3,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <stdexcept>
 
@@ -33,6 +37,27 @@ std::string shell_quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
   return q + "'";
+}
+
+/// A new empty file for ffmpeg's messages. They go there rather than to our stderr so that a
+/// failure (full disk, unwritable path) is reported as one line of ours that quotes ffmpeg's reason.
+std::string make_log_file() {
+  std::string path = (std::filesystem::temp_directory_path() / "clothsim-ffmpeg-XXXXXX").string();
+  const int fd = ::mkstemp(path.data());
+  if (fd < 0) throw std::runtime_error(std::string("cannot create a file for ffmpeg's messages: ") + std::strerror(errno));
+  ::close(fd);
+  return path;
+}
+
+/// The first non-blank line of the file at `path` (ffmpeg's first error is its reason), or "".
+std::string first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t begin = line.find_first_not_of(" \t\r");
+    if (begin != std::string::npos) return line.substr(begin, line.find_last_not_of(" \t\r") + 1 - begin);
+  }
+  return "";
 }
 
 }  // namespace
@@ -64,12 +89,17 @@ void Recorder::start(const std::string& path, int width, int height, int fps) {
   // a process-group leader) then execs ffmpeg in place: no process of the pipeline is left in our
   // group to die of the Ctrl-C, and pclose waits for ffmpeg itself. (A waiting shell or `setsid -w`
   // parent would be killed by it and report exit 130.)
+  const std::string log = make_log_file();
   const std::string cmd = "exec setsid ffmpeg -y -loglevel error -f rawvideo -pix_fmt rgb24 -s " +
                           std::to_string(width) + "x" + std::to_string(height) + " -r " +
                           std::to_string(fps) + " -i - -c:v libx264 -pix_fmt yuv420p " +
-                          shell_quote(path);
+                          shell_quote(path) + " 2>" + shell_quote(log);
   pipe_ = ::popen(cmd.c_str(), "w");
-  if (pipe_ == nullptr) throw std::runtime_error("cannot start ffmpeg for '" + path + "'");
+  if (pipe_ == nullptr) {
+    std::filesystem::remove(log);
+    throw std::runtime_error("cannot start ffmpeg for '" + path + "'");
+  }
+  log_path_ = log;
   path_ = path;
   width_ = width;
   height_ = height;
@@ -81,25 +111,39 @@ void Recorder::add_frame(const std::vector<std::uint8_t>& rgb) {
   if (!active()) return;
   const size_t bytes = size_t(width_) * size_t(height_) * 3;
   if (rgb.size() != bytes) throw std::runtime_error("video frame has the wrong size");
+  // A short write is ffmpeg gone (EPIPE: SIGPIPE is ignored, see start), typically because it
+  // could not write the video (ENOSPC). Its exit status and message say why.
   if (std::fwrite(rgb.data(), 1, bytes, pipe_) != bytes) {
-    ::pclose(pipe_);
-    pipe_ = nullptr;
-    throw std::runtime_error("ffmpeg stopped accepting frames for '" + path_ + "'");
+    const int write_error = errno;
+    std::string error = close_pipe();
+    if (error.empty()) {
+      error = "cannot send frames to ffmpeg writing '" + path_ + "': " + std::strerror(write_error);
+    }
+    throw std::runtime_error(error);
   }
   ++frames_;
 }
 
 RecordingSummary Recorder::finish() {
   if (!active()) throw std::runtime_error("not recording");
+  // A full disk may show only now, when ffmpeg writes the rest of the file and its index.
+  const std::string error = close_pipe();
+  if (!error.empty()) throw std::runtime_error(error);
+  return RecordingSummary{path_, frames_, double(frames_) / double(fps_)};
+}
+
+std::string Recorder::close_pipe() {
   const int status = ::pclose(pipe_);
   pipe_ = nullptr;
-  if (status == -1) throw std::runtime_error("cannot wait for ffmpeg writing '" + path_ + "'");
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    throw std::runtime_error("ffmpeg failed (exit " + std::to_string(code) + ") writing '" + path_ +
-                             "'");
-  }
-  return RecordingSummary{path_, frames_, double(frames_) / double(fps_)};
+  const std::string said = first_line(log_path_);
+  std::error_code ignored;
+  std::filesystem::remove(log_path_, ignored);
+  log_path_.clear();
+  if (status == -1) return "cannot wait for ffmpeg writing '" + path_ + "'";
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return "ffmpeg failed (exit " + std::to_string(code) + ") writing '" + path_ + "'" +
+         (said.empty() ? "" : ": " + said);
 }
 
 }  // namespace app

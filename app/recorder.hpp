@@ -25,9 +25,10 @@ class Recorder {
   /// Starts ffmpeg writing `path`. width and height must be even (yuv420p halves chroma).
   /// Throws std::runtime_error if ffmpeg is not on PATH or cannot be started.
   void start(const std::string& path, int width, int height, int fps = 60);
-  /// Appends one frame of width*height*3 bytes, top row first. Throws if ffmpeg has gone away.
+  /// Appends one frame of width*height*3 bytes, top row first. Throws if ffmpeg has gone away
+  /// (e.g. the disk is full), with ffmpeg's reason in one line; the recording is then over.
   void add_frame(const std::vector<std::uint8_t>& rgb);
-  /// Closes the pipe and waits for ffmpeg; throws if it failed.
+  /// Closes the pipe and waits for ffmpeg; throws, with ffmpeg's reason in one line, if it failed.
   RecordingSummary finish();
 
   bool active() const { return pipe_ != nullptr; }
@@ -37,7 +38,11 @@ class Recorder {
   const std::string& path() const { return path_; }
 
  private:
+  /// Closes the pipe and waits for ffmpeg; "" if it succeeded, else why not (one line).
+  std::string close_pipe();
+
   std::FILE* pipe_ = nullptr;
+  std::string log_path_;  ///< ffmpeg's stderr, a temporary file removed when it ends
   std::string path_;
   int width_ = 0, height_ = 0, fps_ = 60, frames_ = 0;
 };

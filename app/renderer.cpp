@@ -4,8 +4,8 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <variant>
 
+#include "collider_meshes.hpp"
 #include "normals.hpp"
-#include "primitives.hpp"
 
 namespace app {
 namespace {
@@ -57,21 +57,29 @@ Renderer::Renderer(const std::string& shader_dir, const cloth::Simulation& sim)
   glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(idx.size() * sizeof(std::uint32_t)), idx.data(),
                GL_STATIC_DRAW);
 
-  // Unit sphere, scaled and moved per collider.
-  const SimpleMesh s = make_uv_sphere(48, 24);
-  sphere_.index_count = GLsizei(s.indices.size());
-  glBindVertexArray(sphere_.vao.id());
-  glBindBuffer(GL_ARRAY_BUFFER, sphere_.positions.id());
-  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(s.positions.size() * sizeof(glm::vec3)),
-               s.positions.data(), GL_STATIC_DRAW);
-  attrib_vec3(0, sizeof(glm::vec3), 0);
-  glBindBuffer(GL_ARRAY_BUFFER, sphere_.normals.id());
-  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(s.normals.size() * sizeof(glm::vec3)), s.normals.data(),
-               GL_STATIC_DRAW);
-  attrib_vec3(1, sizeof(glm::vec3), 0);
-  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, sphere_.indices.id());
-  glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(s.indices.size() * sizeof(std::uint32_t)),
-               s.indices.data(), GL_STATIC_DRAW);
+  // The solids, uploaded once at their starting places.
+  for (const cloth::Collider& c : sim.colliders()) {
+    const std::optional<SimpleMesh> m = collider_mesh(c.shape);
+    if (!m) {
+      collider_meshes_.push_back(nullptr);
+      continue;
+    }
+    auto gpu = std::make_unique<GpuMesh>();
+    gpu->index_count = GLsizei(m->indices.size());
+    glBindVertexArray(gpu->vao.id());
+    glBindBuffer(GL_ARRAY_BUFFER, gpu->positions.id());
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(m->positions.size() * sizeof(glm::vec3)),
+                 m->positions.data(), GL_STATIC_DRAW);
+    attrib_vec3(0, sizeof(glm::vec3), 0);
+    glBindBuffer(GL_ARRAY_BUFFER, gpu->normals.id());
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(m->normals.size() * sizeof(glm::vec3)),
+                 m->normals.data(), GL_STATIC_DRAW);
+    attrib_vec3(1, sizeof(glm::vec3), 0);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu->indices.id());
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(m->indices.size() * sizeof(std::uint32_t)),
+                 m->indices.data(), GL_STATIC_DRAW);
+    collider_meshes_.push_back(std::move(gpu));
+  }
 
   // Ground: one big quad (4 corners, rewritten per plane when drawn), drawn as a triangle fan.
   glBindVertexArray(ground_vao_.id());
@@ -200,19 +208,17 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, int
   lit_.set("u_light_dir", kLightDir);
   lit_.set("u_flat", 0);
 
-  // Spheres at their real radius (the contact offset is not drawn).
-  glBindVertexArray(sphere_.vao.id());
+  // Solids at their real size (the contact offset is not drawn), where their motion puts them.
   lit_.set("u_front_color", kSphereColor);
   lit_.set("u_back_color", kSphereColor);
   lit_.set("u_shininess", 48.0f);
   lit_.set("u_specular", 0.35f);
-  for (const cloth::Collider& c : sim.colliders()) {
-    if (const auto* sphere = std::get_if<cloth::SphereShape>(&c.shape)) {
-      const glm::mat4 model = glm::scale(glm::translate(glm::mat4(1.0f), to_glm(sphere->center)),
-                                         glm::vec3(float(sphere->radius)));
-      lit_.set("u_model", model);
-      glDrawElements(GL_TRIANGLES, sphere_.index_count, GL_UNSIGNED_INT, nullptr);
-    }
+  for (size_t k = 0; k < collider_meshes_.size(); ++k) {
+    if (!collider_meshes_[k]) continue;
+    const cloth::Vec3 offset = sim.colliders()[k].motion.offset(sim.time());
+    lit_.set("u_model", glm::translate(glm::mat4(1.0f), to_glm(offset)));
+    glBindVertexArray(collider_meshes_[k]->vao.id());
+    glDrawElements(GL_TRIANGLES, collider_meshes_[k]->index_count, GL_UNSIGNED_INT, nullptr);
   }
 
   // Cloth. The filled pass is pushed back so the wireframe lines win the depth test.

@@ -1,10 +1,12 @@
 #pragma once
 // Draws the simulation: the cloth (two-sided Blinn-Phong, optional wireframe overlay), the
-// colliders (spheres as UV spheres, planes as the metre-grid ground), pinned and grabbed vertex
+// colliders (solids as shaded meshes moved along their paths, planes as the metre-grid ground),
+// pinned and grabbed vertex
 // markers. It draws into whatever framebuffer is bound, so the window, screenshots and offscreen
 // video recording share one code path.
 #include <cstdint>
 #include <glm/glm.hpp>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,7 +60,8 @@ class Renderer {
   std::vector<glm::vec3> scratch_positions_;
   std::vector<glm::vec3> scratch_normals_;
 
-  GpuMesh sphere_;
+  /// One mesh per solid collider, in the order of sim.colliders(); null for planes.
+  std::vector<std::unique_ptr<GpuMesh>> collider_meshes_;
   GlVertexArray ground_vao_;
   GlBuffer ground_vbo_;
   GlVertexArray marker_vao_;

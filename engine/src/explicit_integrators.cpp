@@ -1,5 +1,6 @@
 #include "cloth/explicit_integrators.hpp"
 
+#include "cloth/contact.hpp"
 #include "cloth/forces.hpp"
 #include "cloth/strain_limit.hpp"
 
@@ -13,7 +14,7 @@ Vec3 grab_destination(const Grab& grab, const Vec3& from, double h) {
 }
 
 void enforce_pins_and_grab(ClothState& state, const StepContext& ctx, double h,
-                           const Vec3& grab_start) {
+                           const Vec3& grab_start, double t_end) {
   const std::vector<std::uint8_t>& pinned = *ctx.pinned;
   for (int i = 0; i < state.vertex_count(); ++i) {
     if (!pinned[i]) continue;
@@ -21,10 +22,24 @@ void enforce_pins_and_grab(ClothState& state, const StepContext& ctx, double h,
     state.x[i] = (*ctx.pin_positions)[i];
     state.v[i].setZero();
   }
+  if (ctx.moving_pins) {
+    for (const MovingPin& pin : *ctx.moving_pins) {
+      state.x[pin.vertex] = pin.position(t_end);
+      state.v[pin.vertex] = pin.path.velocity_at(t_end);
+    }
+  }
   if (ctx.grab && !pinned[ctx.grab->vertex]) {
     const int g = ctx.grab->vertex;
     state.x[g] = grab_destination(*ctx.grab, grab_start, h);
     state.v[g] = (state.x[g] - grab_start) / h;
+  }
+}
+
+void project_slides(ClothState& state, const StepContext& ctx) {
+  if (!ctx.slides) return;
+  for (const SlideConstraint& s : *ctx.slides) {
+    state.x[s.vertex] = s.project(state.x[s.vertex]);
+    state.v[s.vertex] = s.allowed(state.v[s.vertex]);
   }
 }
 
@@ -48,14 +63,15 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
       ScopedTimer timer(update_ms);
       const Vec3 grab_start = ctx.grab ? state.x[ctx.grab->vertex] : Vec3::Zero();
       substep(state, model, ctx, ctx.time + sub * h, h, report.timings.assembly_ms);
-      enforce_pins_and_grab(state, ctx, h, grab_start);
+      enforce_pins_and_grab(state, ctx, h, grab_start, ctx.time + (sub + 1) * h);
+      project_slides(state, ctx);
       if (method_ == Method::Verlet && ctx.strain_limit >= 0) {
         limit_strain(state, model, *ctx.pinned, ctx.strain_limit, h);
       }
     }
     if (ctx.colliders && !ctx.colliders->empty()) {
       ScopedTimer timer(report.timings.collision_ms);
-      report.contacts = resolve_contacts(state, *ctx.colliders, *ctx.pinned);
+      report.contacts = resolve_contacts(state, *ctx.colliders, *ctx.pinned, ctx.time + (sub + 1) * h, h);
     }
     ++report.substeps;
   }

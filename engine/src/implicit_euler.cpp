@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cloth/contact.hpp"
 #include "cloth/explicit_integrators.hpp"
 #include "cloth/force_jacobians.hpp"
 #include "cloth/step_timings.hpp"
@@ -9,23 +10,54 @@
 namespace cloth {
 
 void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const StepContext& ctx,
-                                                 double h) {
+                                                 double t, double h) {
   const int n = state.vertex_count();
   constraints_ = VertexConstraints(n);
   y_.assign(n, Vec3::Zero());
-  // Solid contacts (section 5 / 6.2): a vertex within `thickness` of a collider may not move
-  // further in: its new normal velocity is max(v.n, 0), and y lifts it back onto the offset
-  // surface within this same step, so its neighbours see the move (eq. 17).
+  contacts_.clear();
+  if (contact_state_.size() != size_t(n)) contact_state_.assign(size_t(n), ContactState::Free);
+  // Solid contacts as constraints (B&W sections 5-6). A vertex within `thickness` of a collider
+  // (or resting on its offset surface, within kContactBand) that is not moving away may not move
+  // further in: its new normal velocity relative to the solid is max(v.n, 0), and y lifts it
+  // back onto the offset surface within this same step (eq. 17). A vertex that was stuck, or is
+  // at rest on the solid, is locked to it in all three directions (B&W: "we lock the particle
+  // onto the surface, if the relative tangential velocity is low"); update_contacts releases it.
+  constexpr double kContactBand = 1e-6;      // m: a vertex just put on the surface is on it
+  constexpr double kRestingSpeed = 1e-6;     // m/s: relative tangential speed taken as at rest
   if (ctx.colliders) {
     for (int i = 0; i < n; ++i) {
+      const ContactState previous = contact_state_[size_t(i)];
+      contact_state_[size_t(i)] = ContactState::Free;
       for (const Collider& c : *ctx.colliders) {
         Vec3 normal;
-        const double depth = c.thickness - signed_distance(c, state.x[i], &normal);
-        if (depth <= 0) continue;
-        const double vn = state.v[i].dot(normal);
-        if (vn < 0) constraints_.constrain_direction(i, normal, -vn);
-        y_[i] += depth * normal;
+        const double depth = c.thickness - signed_distance(c, state.x[i], &normal, t);
+        if (depth <= -kContactBand || (depth <= 0 && previous == ContactState::Released)) continue;
+        const Vec3 solid_v = c.motion.velocity_at(t);
+        const Vec3 rel = state.v[i] - solid_v;
+        const double vn = rel.dot(normal);
+        if (depth > 0) y_[i] += depth * normal;
+        if (vn > 0) continue;  // leaving the surface
+        // A fresh contact at rest on the solid starts stuck (static friction); one that was just
+        // released slides until friction stops it.
+        const bool stick = previous == ContactState::Stick ||
+                           (previous == ContactState::Free && (rel - vn * normal).norm() < kRestingSpeed);
+        if (stick) {
+          constraints_.fix(i, solid_v - state.v[i]);
+        } else {
+          constraints_.constrain_direction(i, normal, -vn);
+        }
+        contacts_.push_back({i, normal, solid_v, c.friction, c.mu_kinetic(), stick});
       }
+    }
+  }
+  // Line and plane vertices (section 5.1, eq. 13 with one or two constrained directions): no
+  // velocity across the line / plane after the step, and y puts the vertex back on it exactly.
+  if (ctx.slides) {
+    for (const SlideConstraint& s : *ctx.slides) {
+      for (const Vec3& p : s.blocked_directions()) {
+        constraints_.constrain_direction(s.vertex, p, -state.v[s.vertex].dot(p));
+      }
+      y_[s.vertex] = s.project(state.x[s.vertex]) - state.x[s.vertex];
     }
   }
   // Pins: fully constrained, dv = -v so the vertex stays (its v is zero, so dv = z = 0 and x
@@ -36,12 +68,50 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
       y_[i].setZero();
     }
   }
+  // Moving pins: the path's velocity at the end of the substep, and y for the exact position.
+  if (ctx.moving_pins) {
+    for (const MovingPin& pin : *ctx.moving_pins) {
+      const int i = pin.vertex;
+      const Vec3 v_end = pin.path.velocity_at(t + h);
+      constraints_.fix(i, v_end - state.v[i]);
+      y_[i] = pin.position(t + h) - (state.x[i] + h * v_end);
+    }
+  }
   // The grab: fully constrained to reach its kinematic destination this substep.
   if (ctx.grab && !(*ctx.pinned)[ctx.grab->vertex]) {
     const int g = ctx.grab->vertex;
     const Vec3 dest = grab_destination(*ctx.grab, state.x[g], h);
     constraints_.fix(g, (dest - state.x[g]) / h - state.v[g]);
     y_[g].setZero();
+  }
+}
+
+void ImplicitEulerIntegrator::update_contacts(ClothState& state, const ClothModel& model, double h) {
+  if (contacts_.empty()) return;
+  A_.multiply(dv_, scratch_);  // e = A dv - b: the impulse the constraints added (kg m/s)
+  for (const ConstrainedContact& c : contacts_) {
+    const int i = c.vertex;
+    const Vec3 e = scratch_[i] - b_[i];
+    const double normal_impulse = e.dot(c.normal);
+    ContactState& next = contact_state_[size_t(i)];
+    if (normal_impulse <= 0) {  // the constraint held the vertex down: let it go
+      next = ContactState::Released;
+      continue;
+    }
+    const double tangential_impulse = (e - normal_impulse * c.normal).norm();
+    if (c.stick) {  // held this substep: stays stuck while inside the friction cone
+      next = tangential_impulse <= c.mu_static * normal_impulse ? ContactState::Stick : ContactState::Slide;
+      continue;
+    }
+    // Sliding: kinetic friction against the slip, at most stopping it (then it sticks).
+    const Vec3 rel = state.v[i] - c.solid_velocity;
+    const Vec3 slip = rel - rel.dot(c.normal) * c.normal;
+    const double friction_dv = c.mu_kinetic * normal_impulse / model.mass[i];
+    const double slip_speed = slip.norm();
+    const Vec3 change = slip_speed > friction_dv ? Vec3(-(friction_dv / slip_speed) * slip) : Vec3(-slip);
+    state.v[i] += change;
+    state.x[i] += h * change;  // the step moved x with the velocity before friction
+    next = slip_speed > friction_dv ? ContactState::Slide : ContactState::Stick;
   }
 }
 
@@ -96,7 +166,7 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
   for (int sub = 0; sub < ctx.substeps; ++sub) {
     {
       ScopedTimer timer(report.timings.collision_ms);
-      gather_constraints(state, ctx, h);
+      gather_constraints(state, ctx, ctx.time + sub * h, h);
     }
     if (ctx.newton_iterations > 1) v_start_ = state.v;
     {
@@ -121,15 +191,19 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
         state.v[i] += dv_[i];
         state.x[i] += h * state.v[i] + y_[i];
       }
+      update_contacts(state, model, h);
     }
     for (int k = 1; k < ctx.newton_iterations; ++k) {
       newton_correction(state, model, ctx, ctx.time + (sub + 1) * h, h, report);
     }
-    // Friction and a last guarantee against penetration (the linearised step can overshoot);
-    // pinned and grabbed vertices were placed by their constraints and are left alone.
+    // A last guarantee against penetration (the linearised step can overshoot into a solid it
+    // did not touch at the start): pushed out, approaching speed and friction at velocity level
+    // only (h = 0: no position change along the surface, which would tear at the neighbours a
+    // large step moved consistently); from the next substep these are constrained contacts.
+    // Pinned and grabbed vertices were placed by their constraints and are left alone.
     if (ctx.colliders && !ctx.colliders->empty()) {
       ScopedTimer timer(report.timings.collision_ms);
-      report.contacts = resolve_contacts(state, *ctx.colliders, *ctx.pinned);
+      report.contacts = resolve_contacts(state, *ctx.colliders, *ctx.pinned, ctx.time + (sub + 1) * h, 0.0);
     }
     ++report.substeps;
   }

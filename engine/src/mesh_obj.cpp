@@ -3,9 +3,10 @@
 //
 // tinyobjloader is lenient in ways a simulation cannot afford: a number it cannot read ("nan",
 // "inf", "1,5") silently becomes 0, faces with a bad index are dropped with a warning, texture
-// indices are not range-checked, and its ear clipping is cubic in a polygon's corner count. So
-// the file is read here under a size limit, its number fields and polygon sizes are checked first,
-// and only then is the text handed to the parser.
+// indices are not range-checked, and its ear clipping is cubic in a polygon's corner count. Its
+// number parser also has undefined behaviour on some input (see has_long_exponent). So the file is
+// read here under a size limit, its number fields and polygon sizes are checked first, and only
+// then is the text handed to the parser.
 #include <tiny_obj_loader.h>
 
 #include <algorithm>
@@ -29,6 +30,7 @@ namespace {
 constexpr std::uintmax_t kMaxObjBytes = 256u << 20;  // ~4M grid vertices as text; more is a mistake
 constexpr int kMaxFaceCorners = 64;                   // triangulation is O(corners^3)
 constexpr double kMaxObjCoordinate = 1e6;             // m (or texture units): beyond any cloth
+constexpr size_t kMaxExponentDigits = 4;              // doubles end at 1e308: 3 digits suffice
 
 std::string read_limited(const std::string& path) {
   std::error_code ec;
@@ -56,8 +58,26 @@ bool is_coordinate(std::string_view token) {
   return err == std::errc() && end == token.data() + token.size() && std::abs(value) <= kMaxObjCoordinate;
 }
 
+// Whether `text` holds an exponent ('e' or 'E', an optional sign, digits) of more than
+// kMaxExponentDigits digits. tinyobjloader's tryParseDouble sums a number's exponent digits in an
+// int, and its overflow guard lets one digit too many through: "0e-2147483648" overflows it
+// (undefined behaviour, found by the OBJ fuzzer). from_chars reads that number as a harmless 0,
+// so is_coordinate alone does not catch it.
+bool has_long_exponent(std::string_view text) {
+  for (size_t e = text.find_first_of("eE"); e != std::string_view::npos; e = text.find_first_of("eE", e + 1)) {
+    size_t p = e + 1;
+    if (p < text.size() && (text[p] == '+' || text[p] == '-')) ++p;
+    size_t digits = 0;
+    while (p + digits < text.size() && text[p + digits] >= '0' && text[p + digits] <= '9') ++digits;
+    if (digits > kMaxExponentDigits) return true;
+  }
+  return false;
+}
+
 // Checks the lines tinyobjloader would read leniently: v / vt / vn number fields and the corner
-// count of f lines. Line breaks and keywords follow tinyobjloader's own rules.
+// count of f lines; and the lines whose numbers its parser reads at all (v, vt, vn, t) for
+// exponents it would overflow on. Line breaks and keywords follow tinyobjloader's own rules
+// ("\n", "\r" or "\r\n" end a line; a keyword is the line's first field).
 void check_obj_text(const std::string& text, const std::string& path) {
   int line_no = 0;
   size_t start = 0;
@@ -65,21 +85,29 @@ void check_obj_text(const std::string& text, const std::string& path) {
     size_t end = text.find_first_of("\r\n", start);
     if (end == std::string::npos) end = text.size();
     std::string_view line(text.data() + start, end - start);
-    start = end + 1;
+    start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
     ++line_no;
-    line = line.substr(0, line.find('#'));
     const size_t first = line.find_first_not_of(" \t");
-    if (first == std::string_view::npos) continue;
+    if (first == std::string_view::npos || line[first] == '#') continue;
     line.remove_prefix(first);
+    const std::string_view key = line.substr(0, line.find_first_of(" \t"));
+    const std::string where = "mesh " + path + " line " + std::to_string(line_no);
+    // tinyobjloader's skin weights (an extension, no cloth uses them) convert numbers to int with
+    // no range check: "vw 0 1e30 1" is undefined behaviour.
+    if (key == "vw") throw InputError(where + ": 'vw' (skin weights) is not supported");
+    // The whole line, comment included: tinyobjloader does not stop at a '#' inside a line.
+    if ((key == "v" || key == "vt" || key == "vn" || key == "t") && has_long_exponent(line)) {
+      throw InputError(where + ": a number with an exponent of more than " +
+                       std::to_string(kMaxExponentDigits) + " digits");
+    }
 
+    line = line.substr(0, line.find('#'));
     std::vector<std::string_view> fields;
     for (size_t p = 0; p < line.size();) {
       const size_t q = std::min(line.find_first_of(" \t", p), line.size());
       if (q > p) fields.push_back(line.substr(p, q - p));
       p = q + 1;
     }
-    const std::string_view key = fields.front();
-    const std::string where = "mesh " + path + " line " + std::to_string(line_no);
     if (key == "f" && fields.size() - 1 > kMaxFaceCorners) {
       throw InputError(where + ": a face with " + std::to_string(fields.size() - 1) +
                        " corners (at most " + std::to_string(kMaxFaceCorners) + ")");

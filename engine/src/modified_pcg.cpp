@@ -6,8 +6,16 @@
 namespace cloth {
 
 void VertexConstraints::constrain_direction(int i, const Vec3& p, double dv_along) {
-  S[i] -= p * p.transpose();
-  z[i] += dv_along * p;
+  // dv = z + u with u in the still free subspace (S u = u). The new condition dv . p = dv_along
+  // only restricts u along q = S p; a p (nearly) inside the already constrained subspace adds
+  // nothing (two contacts with the same normal) and is dropped, which keeps S a projector even
+  // for non-orthogonal directions.
+  const Vec3 q = S[i] * p;
+  const double len = q.norm();
+  if (len < 1e-6) return;
+  const Vec3 q_hat = q / len;
+  S[i] -= q_hat * q_hat.transpose();
+  z[i] += ((dv_along - z[i].dot(p)) / len) * q_hat;
 }
 
 namespace {

@@ -184,6 +184,42 @@ SpringMaterial parse_material(const json& node, ModelType model, std::vector<std
   return m;
 }
 
+/// Reads one of corner / column / row / vertex (exactly one) into `out`.
+void parse_selector(Fields& f, const std::string& key, VertexSelector& out) {
+  int kinds = 0;
+  if (f.has("corner")) {
+    ++kinds;
+    out.kind = VertexSelector::Kind::Corner;
+    out.corner = f.string("corner", "");
+    if (out.corner != "min-min" && out.corner != "max-min" && out.corner != "min-max" && out.corner != "max-max") {
+      throw InputError(key + ".corner must be min-min, max-min, min-max or max-max, got \"" + out.corner + "\"");
+    }
+  }
+  if (f.has("column")) { ++kinds; out.kind = VertexSelector::Kind::Column; out.index = f.integer("column", 0, 0, 1 << 20); }
+  if (f.has("row")) { ++kinds; out.kind = VertexSelector::Kind::Row; out.index = f.integer("row", 0, 0, 1 << 20); }
+  if (f.has("vertex")) { ++kinds; out.kind = VertexSelector::Kind::Vertex; out.index = f.integer("vertex", 0, 0, 1 << 30); }
+  if (kinds != 1) throw InputError(key + " needs exactly one of corner, column, row, vertex");
+}
+
+Vec3 unit_vector(Fields& f, const std::string& key, const Vec3& fallback) {
+  const Vec3 d = f.vector<3>(key, fallback, 1e6, "");
+  if (d.norm() < 1e-9) throw InputError(f.join(key) + " must not be zero");
+  return d.normalized();
+}
+
+MotionPath parse_motion(const json& node, const std::string& key, std::vector<std::string>& warnings) {
+  Fields f(node, key, warnings);
+  MotionPath m;
+  m.kind = motion_kind_from_name(f.string("type", "fixed"));
+  m.velocity = f.vector<3>("velocity", m.velocity, 1e3, "m/s");
+  m.amplitude = f.number("amplitude", m.amplitude, 0, 1e3, "m");
+  m.period = f.number("period", m.period, 1e-3, 1e6, "s");
+  m.axis_u = unit_vector(f, "axis_u", m.axis_u);
+  m.axis_v = unit_vector(f, "axis_v", m.axis_v);
+  m.seed = static_cast<std::uint32_t>(f.integer("seed", int(m.seed), 0, 1 << 30));
+  return m;
+}
+
 std::vector<PinSpec> parse_pins(const json& node, std::vector<std::string>& warnings) {
   if (!node.is_array()) throw InputError("cloth.pins must be an array");
   std::vector<PinSpec> pins;
@@ -191,25 +227,46 @@ std::vector<PinSpec> parse_pins(const json& node, std::vector<std::string>& warn
     const std::string key = "cloth.pins." + std::to_string(k);
     Fields f(node[k], key, warnings);
     PinSpec pin;
-    int kinds = 0;
-    if (f.has("corner")) {
-      ++kinds;
-      pin.kind = PinSpec::Kind::Corner;
-      pin.corner = f.string("corner", "");
-      if (pin.corner != "min-min" && pin.corner != "max-min" && pin.corner != "min-max" && pin.corner != "max-max") {
-        throw InputError(key + ".corner must be min-min, max-min, min-max or max-max, got \"" + pin.corner + "\"");
-      }
-    }
-    if (f.has("column")) { ++kinds; pin.kind = PinSpec::Kind::Column; pin.index = f.integer("column", 0, 0, 1 << 20); }
-    if (f.has("row")) { ++kinds; pin.kind = PinSpec::Kind::Row; pin.index = f.integer("row", 0, 0, 1 << 20); }
-    if (f.has("vertex")) { ++kinds; pin.kind = PinSpec::Kind::Vertex; pin.index = f.integer("vertex", 0, 0, 1 << 30); }
-    if (kinds != 1) throw InputError(key + " needs exactly one of corner, column, row, vertex");
+    parse_selector(f, key, pin);
+    if (f.has("motion")) pin.motion = parse_motion(f.at("motion"), key + ".motion", warnings);
+    pin.collider = f.integer("collider", -1, -1, 1 << 20);
+    if (pin.collider >= 0 && pin.motion.moves()) throw InputError(key + ": give a motion or a collider, not both");
     pins.push_back(pin);
   }
   return pins;
 }
 
-Collider parse_collider(const json& node, const std::string& key, std::vector<std::string>& warnings) {
+std::vector<SlideSpec> parse_slides(const json& node, std::vector<std::string>& warnings) {
+  if (!node.is_array()) throw InputError("cloth.slides must be an array");
+  std::vector<SlideSpec> slides;
+  for (size_t k = 0; k < node.size(); ++k) {
+    const std::string key = "cloth.slides." + std::to_string(k);
+    Fields f(node[k], key, warnings);
+    SlideSpec slide;
+    parse_selector(f, key, slide);
+    const bool line = f.has("line"), plane = f.has("plane");
+    if (line == plane) throw InputError(key + " needs exactly one of line, plane");
+    slide.kind = line ? SlideConstraint::Kind::Line : SlideConstraint::Kind::Plane;
+    const std::string sub = line ? "line" : "plane";
+    Fields g(f.at(sub), key + "." + sub, warnings);
+    if (g.has("point")) slide.point = g.vector<3>("point", Vec3::Zero(), kMaxCoordinate, "m");
+    slide.direction = unit_vector(g, line ? "direction" : "normal", Vec3::UnitX());
+    slides.push_back(slide);
+  }
+  return slides;
+}
+
+/// Rotation from "rotation_deg": [rx, ry, rz], turned about x, then y, then z (world axes).
+Eigen::Matrix3d parse_rotation(Fields& f) {
+  const Vec3 deg = f.vector<3>("rotation_deg", Vec3::Zero(), 360, "deg");
+  const Vec3 rad = deg * (3.14159265358979323846 / 180.0);
+  return (Eigen::AngleAxisd(rad.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(rad.y(), Vec3::UnitY()) *
+          Eigen::AngleAxisd(rad.x(), Vec3::UnitX()))
+      .toRotationMatrix();
+}
+
+Collider parse_collider(const json& node, const std::string& key, const std::string& source_dir,
+                        std::vector<std::string>& warnings) {
   Fields f(node, key, warnings);
   const std::string type = f.string("type", "");
   Collider c;
@@ -221,17 +278,42 @@ Collider parse_collider(const json& node, const std::string& key, std::vector<st
   } else if (type == "plane") {
     PlaneShape p;
     p.point = f.vector<3>("point", p.point, kMaxCoordinate, "m");
-    const Vec3 n = f.vector<3>("normal", p.normal, 1e6, "");
-    if (n.norm() < 1e-9) throw InputError(key + ".normal must not be zero");
-    p.normal = n.normalized();
+    p.normal = unit_vector(f, "normal", p.normal);
     c.shape = p;
-  } else if (type == "cylinder" || type == "capsule" || type == "box" || type == "ellipsoid" || type == "mesh") {
-    not_yet(key + ".type", "collider type \"" + type + "\"");
+  } else if (type == "capsule" || type == "cylinder") {
+    const Vec3 a = f.vector<3>("a", Vec3(-0.5, 0, 0), kMaxCoordinate, "m");
+    const Vec3 b = f.vector<3>("b", Vec3(0.5, 0, 0), kMaxCoordinate, "m");
+    const double radius = f.number("radius", 0.1, 1e-4, 1e3, "m");
+    if (type == "cylinder") {
+      if ((b - a).norm() < 1e-6) throw InputError(key + ": a cylinder's ends a and b must differ");
+      c.shape = CylinderShape{a, b, radius};
+    } else {
+      c.shape = CapsuleShape{a, b, radius};
+    }
+  } else if (type == "box") {
+    BoxShape s;
+    s.center = f.vector<3>("center", s.center, kMaxCoordinate, "m");
+    s.half_extents = f.vector<3>("half_extents", s.half_extents, 1e3, "m");
+    if (s.half_extents.minCoeff() < 1e-4) throw InputError(key + ".half_extents must all be at least 1e-4 m");
+    s.rotation = parse_rotation(f);
+    c.shape = s;
+  } else if (type == "ellipsoid") {
+    EllipsoidShape s;
+    s.center = f.vector<3>("center", s.center, kMaxCoordinate, "m");
+    s.radii = f.vector<3>("radii", s.radii, 1e3, "m");
+    if (s.radii.minCoeff() < 1e-4) throw InputError(key + ".radii must all be at least 1e-4 m");
+    s.rotation = parse_rotation(f);
+    c.shape = s;
+  } else if (type == "mesh") {
+    not_yet(key + ".type", "collider type \"mesh\"");
   } else {
-    throw InputError(key + ".type must be \"sphere\" or \"plane\", got \"" + type + "\"");
+    throw InputError(key + ".type must be plane, sphere, capsule, cylinder, box or ellipsoid, got \"" + type + "\"");
   }
+  (void)source_dir;
   c.friction = f.number("friction", c.friction, 0, 10, "");
+  if (f.has("kinetic_friction")) c.kinetic_friction = f.number("kinetic_friction", 0, 0, 10, "");
   c.thickness = f.number("thickness", c.thickness, 0, 1, "m");
+  if (f.has("motion")) c.motion = parse_motion(f.at("motion"), key + ".motion", warnings);
   return c;
 }
 
@@ -266,12 +348,20 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
     scene.model = model_type_from_name(model);
     if (c.has("material")) scene.material = parse_material(c.at("material"), scene.model, warnings);
     if (c.has("pins")) scene.pins = parse_pins(c.at("pins"), warnings);
+    if (c.has("slides")) scene.slides = parse_slides(c.at("slides"), warnings);
   }
   if (top.has("colliders")) {
     const json& list = top.at("colliders");
     if (!list.is_array()) throw InputError("colliders must be an array");
     for (size_t k = 0; k < list.size(); ++k) {
-      scene.colliders.push_back(parse_collider(list[k], "colliders." + std::to_string(k), warnings));
+      scene.colliders.push_back(
+          parse_collider(list[k], "colliders." + std::to_string(k), source_dir, warnings));
+    }
+  }
+  for (size_t k = 0; k < scene.pins.size(); ++k) {
+    if (scene.pins[k].collider >= int(scene.colliders.size())) {
+      throw InputError("cloth.pins." + std::to_string(k) + ".collider: there is no collider " +
+                       std::to_string(scene.pins[k].collider));
     }
   }
   if (top.has("forces")) {
@@ -368,45 +458,75 @@ Scene load_scene(const std::string& path, const std::vector<std::string>& overri
   return parse_scene(doc, dir.empty() ? "." : dir, warnings);
 }
 
+std::vector<int> select_vertices(const RestMesh& mesh, const VertexSelector& pin) {
+  if (pin.kind == VertexSelector::Kind::Vertex) {
+    if (pin.index >= mesh.vertex_count()) {
+      throw InputError("pin vertex " + std::to_string(pin.index) + " does not exist (mesh has " +
+                       std::to_string(mesh.vertex_count()) + " vertices)");
+    }
+    return {pin.index};
+  }
+  if (!mesh.is_grid()) throw InputError("pins by corner, column or row need a grid mesh; use vertex pins for OBJ meshes");
+  const int nx = mesh.grid_nx, ny = mesh.grid_ny;
+  std::vector<int> vertices;
+  switch (pin.kind) {
+    case VertexSelector::Kind::Corner: {
+      const int i = pin.corner.rfind("max", 0) == 0 ? nx - 1 : 0;
+      const int j = pin.corner.compare(pin.corner.size() - 3, 3, "max") == 0 ? ny - 1 : 0;
+      vertices.push_back(mesh.grid_index(i, j));
+      break;
+    }
+    case VertexSelector::Kind::Column:
+      if (pin.index >= nx) throw InputError("pin column " + std::to_string(pin.index) + " does not exist (grid has " + std::to_string(nx) + " columns)");
+      for (int j = 0; j < ny; ++j) vertices.push_back(mesh.grid_index(pin.index, j));
+      break;
+    case VertexSelector::Kind::Row:
+      if (pin.index >= ny) throw InputError("pin row " + std::to_string(pin.index) + " does not exist (grid has " + std::to_string(ny) + " rows)");
+      for (int i = 0; i < nx; ++i) vertices.push_back(mesh.grid_index(i, pin.index));
+      break;
+    case VertexSelector::Kind::Vertex: break;
+  }
+  return vertices;
+}
+
 std::vector<int> resolve_pins(const Scene& scene) {
-  const RestMesh& mesh = scene.mesh;
   std::set<int> vertices;
   for (const PinSpec& pin : scene.pins) {
-    if (pin.kind == PinSpec::Kind::Vertex) {
-      if (pin.index >= mesh.vertex_count()) {
-        throw InputError("pin vertex " + std::to_string(pin.index) + " does not exist (mesh has " +
-                         std::to_string(mesh.vertex_count()) + " vertices)");
-      }
-      vertices.insert(pin.index);
-      continue;
-    }
-    if (!mesh.is_grid()) throw InputError("pins by corner, column or row need a grid mesh; use vertex pins for OBJ meshes");
-    const int nx = mesh.grid_nx, ny = mesh.grid_ny;
-    switch (pin.kind) {
-      case PinSpec::Kind::Corner: {
-        const int i = pin.corner.rfind("max", 0) == 0 ? nx - 1 : 0;
-        const int j = pin.corner.compare(pin.corner.size() - 3, 3, "max") == 0 ? ny - 1 : 0;
-        vertices.insert(mesh.grid_index(i, j));
-        break;
-      }
-      case PinSpec::Kind::Column:
-        if (pin.index >= nx) throw InputError("pin column " + std::to_string(pin.index) + " does not exist (grid has " + std::to_string(nx) + " columns)");
-        for (int j = 0; j < ny; ++j) vertices.insert(mesh.grid_index(pin.index, j));
-        break;
-      case PinSpec::Kind::Row:
-        if (pin.index >= ny) throw InputError("pin row " + std::to_string(pin.index) + " does not exist (grid has " + std::to_string(ny) + " rows)");
-        for (int i = 0; i < nx; ++i) vertices.insert(mesh.grid_index(i, pin.index));
-        break;
-      case PinSpec::Kind::Vertex: break;
-    }
+    const std::vector<int> chosen = select_vertices(scene.mesh, pin);
+    if (!pin.motion.moves() && pin.collider < 0) vertices.insert(chosen.begin(), chosen.end());
   }
   return {vertices.begin(), vertices.end()};
 }
+
+namespace {
+
+std::vector<MovingPin> resolve_moving_pins(const Scene& scene) {
+  std::vector<MovingPin> pins;
+  for (const PinSpec& pin : scene.pins) {
+    const MotionPath& path = pin.collider >= 0 ? scene.colliders[size_t(pin.collider)].motion : pin.motion;
+    if (!path.moves()) continue;
+    for (int v : select_vertices(scene.mesh, pin)) pins.push_back({v, scene.mesh.positions[size_t(v)], path});
+  }
+  return pins;
+}
+
+std::vector<SlideConstraint> resolve_slides(const Scene& scene) {
+  std::vector<SlideConstraint> slides;
+  for (const SlideSpec& spec : scene.slides) {
+    for (int v : select_vertices(scene.mesh, spec)) {
+      slides.push_back({v, spec.kind, spec.point.value_or(scene.mesh.positions[size_t(v)]), spec.direction});
+    }
+  }
+  return slides;
+}
+
+}  // namespace
 
 std::unique_ptr<Simulation> make_simulation(const Scene& scene) {
   auto sim = std::make_unique<Simulation>(build_model(scene.mesh, scene.material, scene.model), scene.colliders,
                                           resolve_pins(scene), scene.solver, scene.forces.gravity);
   sim->set_external_forces(scene.forces);
+  sim->set_kinematic_constraints(resolve_moving_pins(scene), resolve_slides(scene));
   return sim;
 }
 

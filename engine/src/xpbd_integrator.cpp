@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cloth/contact.hpp"
 #include "cloth/forces.hpp"
 #include "cloth/bw_conditions.hpp"
 #include "cloth/explicit_integrators.hpp"
@@ -145,13 +146,14 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
       }
       // Pins exactly on their pins, the grab at its kinematic destination: both infinitely heavy
       // for the constraints, so they pull their neighbours along and are not moved by them.
-      enforce_pins_and_grab(state, ctx, h, grab_start);
+      enforce_pins_and_grab(state, ctx, h, grab_start, ctx.time + (sub + 1) * h);
       inv_mass_.resize(n);
       for (int i = 0; i < n; ++i) inv_mass_[i] = pinned[i] ? 0.0 : 1.0 / model.mass[i];
       if (ctx.grab) inv_mass_[ctx.grab->vertex] = 0;
 
       lambda_.assign(constraint_count(model), 0.0);
       for (int it = 0; it < ctx.xpbd_iterations; ++it) project_constraints(state, model, h);
+      project_slides(state, ctx);  // before the velocities, which then only move along them
 
       // Velocities from the positions (2016 Algorithm 1, line 13); pinned and grabbed vertices
       // keep the velocities enforce_pins_and_grab gave them (their positions did not change since).
@@ -161,7 +163,7 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
     }
     if (ctx.colliders && !ctx.colliders->empty()) {
       ScopedTimer timer(report.timings.collision_ms);
-      report.contacts = resolve_contacts(state, *ctx.colliders, pinned);
+      report.contacts = resolve_contacts(state, *ctx.colliders, pinned, ctx.time + (sub + 1) * h, h);
     }
     ++report.substeps;
   }

@@ -13,7 +13,7 @@
 #include "camera.hpp"
 #include "normals.hpp"
 #include "options.hpp"
-#include "primitives.hpp"
+#include "collider_meshes.hpp"
 #include "recorder.hpp"
 #include "shutdown_signal.hpp"
 
@@ -132,20 +132,38 @@ TEST(Normals, IsolatedOrDegenerateVerticesGetUp) {
   for (const glm::vec3& v : n) EXPECT_EQ(v, glm::vec3(0, 1, 0));
 }
 
-TEST(Primitives, UnitSphereIsClosedAndOutward) {
-  const app::SimpleMesh s = app::make_uv_sphere(16, 8);
-  ASSERT_EQ(s.indices.size() % 3, 0u);
-  int outward = 0, total = 0;
-  for (size_t t = 0; t < s.indices.size(); t += 3) {
-    const glm::vec3 a = s.positions[s.indices[t]], b = s.positions[s.indices[t + 1]],
-                    c = s.positions[s.indices[t + 2]];
-    const glm::vec3 cr = glm::cross(b - a, c - a);
-    if (glm::length(cr) < 1e-7f) continue;  // the pole rows have zero-area triangles
-    ++total;
-    outward += glm::dot(cr, a + b + c) > 0 ? 1 : 0;
+TEST(ColliderMeshes, EverySolidIsDrawnOnItsSurfaceFacingOutward) {
+  const std::vector<cloth::Shape> shapes = {
+      cloth::SphereShape{cloth::Vec3(0.1, 0.2, 0), 0.3},
+      cloth::EllipsoidShape{cloth::Vec3(0, 0.3, 0), cloth::Vec3(0.3, 0.1, 0.2),
+                            Eigen::AngleAxisd(0.5, cloth::Vec3::UnitZ()).toRotationMatrix()},
+      cloth::CapsuleShape{cloth::Vec3(-0.2, 0, 0), cloth::Vec3(0.3, 0.2, 0.1), 0.1},
+      cloth::CylinderShape{cloth::Vec3(-0.2, 0, 0), cloth::Vec3(0.3, 0.2, 0.1), 0.1},
+      cloth::BoxShape{cloth::Vec3(0, 0.1, 0), cloth::Vec3(0.3, 0.1, 0.2),
+                      Eigen::AngleAxisd(0.3, cloth::Vec3::UnitY()).toRotationMatrix()}};
+  EXPECT_FALSE(app::collider_mesh(cloth::PlaneShape{}).has_value()) << "planes are the ground";
+  for (const cloth::Shape& shape : shapes) {
+    const std::optional<app::SimpleMesh> m = app::collider_mesh(shape);
+    ASSERT_TRUE(m.has_value()) << cloth::shape_name(shape);
+    ASSERT_EQ(m->indices.size() % 3, 0u);
+    ASSERT_EQ(m->normals.size(), m->positions.size());
+    cloth::Vec3 n;
+    auto d = [&](const glm::vec3& p) { return cloth::shape_signed_distance(shape, cloth::Vec3(p.x, p.y, p.z), &n); };
+    for (const glm::vec3& p : m->positions) ASSERT_NEAR(d(p), 0.0, 1e-5) << cloth::shape_name(shape);
+    int outward = 0, total = 0;
+    for (size_t t = 0; t < m->indices.size(); t += 3) {
+      const glm::vec3 a = m->positions[m->indices[t]], b = m->positions[m->indices[t + 1]],
+                      c = m->positions[m->indices[t + 2]];
+      const glm::vec3 cr = glm::cross(b - a, c - a);
+      if (glm::length(cr) < 1e-7f) continue;  // the pole rows have zero-area triangles
+      ++total;
+      // Counter-clockwise from outside: a step along the winding normal leaves the solid.
+      const glm::vec3 centre = (a + b + c) / 3.0f;
+      outward += d(centre + 1e-3f * glm::normalize(cr)) > d(centre - 1e-3f * glm::normalize(cr)) ? 1 : 0;
+    }
+    EXPECT_GT(total, 10) << cloth::shape_name(shape);
+    EXPECT_EQ(outward, total) << cloth::shape_name(shape);
   }
-  EXPECT_EQ(outward, total);
-  for (const glm::vec3& p : s.positions) EXPECT_NEAR(glm::length(p), 1.0f, 1e-5f);
 }
 
 TEST(Recorder, RejectsOddSizesAndMissingFfmpeg) {

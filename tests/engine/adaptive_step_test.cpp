@@ -5,11 +5,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "cloth/adaptive_step.hpp"
 #include "cloth/error.hpp"
 #include "cloth/forces.hpp"
 #include "cloth/mesh.hpp"
+#include "cloth/scene.hpp"
 #include "cloth/simulation.hpp"
 
 namespace cloth {
@@ -156,6 +160,31 @@ TEST(Adaptive, ImplicitKeepsTheFullStepOnceTheClothSettles) {
   EXPECT_EQ(sim.instabilities(), 0);
   EXPECT_EQ(sim.current_step(), 1.0 / 60) << "a settled cloth runs at the largest step";
   EXPECT_EQ(sim.last_report().steps_taken, 1);
+}
+
+// Found by the scene fuzzer: XPBD on a cloth started away from its rest stretch (0.9 x 1.1) keeps
+// failing the stretch test at small steps (each projection pulls it toward its rest shape however
+// short the step), and a frame took hundreds of full-cost attempts. The finding itself, on a
+// smaller grid and with a stricter test so that it runs fast and still needs more than the budget.
+// The frame's work is bounded: counted in steps, not seconds.
+TEST(Adaptive, AFrameCostsAtMostTheAttemptBudget) {
+  std::vector<std::string> warnings;
+  const Scene scene = load_scene(std::string(CLOTHSIM_TEST_DATA_DIR) + "/../fuzz/corpus/scene/adaptive_xpbd_timeout.json",
+                                 {"cloth.mesh.grid.resolution=[8,8]", "solver.max_stretch_change=0.02"}, warnings);
+  const std::unique_ptr<Simulation> sim = make_simulation(scene);
+  ASSERT_EQ(sim->solver().integrator, "xpbd");
+  ASSERT_TRUE(sim->solver().adaptive);
+  const std::string limit = "limit of " + std::to_string(Simulation::kMaxAdaptiveAttempts) + " attempts";
+  int budget_hits = 0;
+  for (int f = 0; f < 10; ++f) {
+    const FrameReport r = sim->step();
+    EXPECT_LE(r.steps_taken + r.rejected_steps, Simulation::kMaxAdaptiveAttempts) << "frame " << f;
+    EXPECT_LE(r.substeps, Simulation::kMaxAdaptiveAttempts * sim->solver().substeps) << "frame " << f;
+    if (r.recovered && sim->last_instability().find(limit) != std::string::npos) ++budget_hits;
+  }
+  EXPECT_GT(budget_hits, 0) << "the scene no longer needs more attempts than the budget";
+  EXPECT_TRUE(all_finite(sim->state()));
+  EXPECT_NEAR(sim->time(), 10 * sim->solver().dt, 1e-12) << "every frame still advances the clock by dt";
 }
 
 TEST(Adaptive, RejectsAbsurdThresholds) {

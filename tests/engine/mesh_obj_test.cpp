@@ -148,5 +148,33 @@ TEST(ObjMesh, PolygonsWithTooManyCornersAreRejected) {
   EXPECT_NE(obj_error(path).find("a face with 65 corners (at most 64)"), std::string::npos) << obj_error(path);
 }
 
+// Writes `text` to a file in the test's temporary folder and returns its path.
+std::string temp_obj(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+// Found by the OBJ fuzzer (tests/fuzz/corpus/obj/exponent_overflow.obj): tinyobjloader's number
+// parser overflows an int on a ten-digit exponent (UBSan), although the value is a plain 0.
+TEST(ObjMesh, AbsurdExponentsAreRejectedBeforeTinyobjloaderReadsThem) {
+  const std::string tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+  EXPECT_EQ(obj_error(temp_obj("exp.obj", "v 0e-2147483648 1 0\n" + tri)),
+            "mesh " + ::testing::TempDir() + "/exp.obj line 1: a number with an exponent of more than 4 digits");
+  // Also where tinyobjloader reads numbers that we do not: behind a '#' inside the line, in a
+  // texture coordinate, in a tag; and with CRLF line ends the line number is still the line's.
+  EXPECT_NE(obj_error(temp_obj("exp.obj", tri + "v 1 2 3 4#x 0e-2147483648 0\n")).find("line 5: a number with an exponent"),
+            std::string::npos);
+  EXPECT_NE(obj_error(temp_obj("exp.obj", "v 0 0 0\r\nvt 0 1E99999\r\n")).find("line 2: a number with an exponent"),
+            std::string::npos);
+  EXPECT_NE(obj_error(temp_obj("exp.obj", tri + "t crease 0/1/0 0e-2147483648\n")).find("line 5: a number with an exponent"),
+            std::string::npos);
+  // Skin weights convert floats to int unchecked in tinyobjloader: not read at all.
+  EXPECT_NE(obj_error(temp_obj("vw.obj", tri + "vw 0 1e30 1\n")).find("line 5: 'vw' (skin weights) is not supported"),
+            std::string::npos);
+  // Four exponent digits and a trailing comment are fine.
+  EXPECT_EQ(obj_error(temp_obj("exp.obj", "v 0 0 0\nv 1e0000 0 0 # 1e9999\nv 0 1.0e-0000 0\nf 1 2 3\n")), "");
+}
+
 }  // namespace
 }  // namespace cloth

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cloth/error.hpp"
+#include "model_names.hpp"
 #include "cloth/integrator.hpp"
 #include "cloth/mesh.hpp"
 #include "cloth/model.hpp"
@@ -24,7 +25,7 @@ namespace cloth {
 namespace {
 
 // Sweep size: every integrator x kParameterSets x kSteps. Divergent sets are expensive (the guard
-// retries with up to 2048 substeps, adaptive steps go down to dt / 4096), so the sizes keep the
+// retries with up to 2048 substeps, an adaptive frame takes up to 128 attempts), so the sizes keep the
 // whole sweep near a minute; sanitizer builds (asserts on) run a quarter of the sets.
 #ifdef NDEBUG
 constexpr int kParameterSets = 8;
@@ -86,8 +87,9 @@ Case random_case(Random& r, const std::string& integrator) {
   s.integrator = integrator;
   s.dt = r.decades(1e-5, 1.0);
   s.adaptive = r.chance(0.3);
-  // Cost bounds, not validity bounds: an adaptive frame may take up to 4096 steps, so adaptive
-  // sets get few substeps and a stretch test that does not reject every step down to dt / 4096.
+  // Cost bounds, not validity bounds: an adaptive frame may take up to 128 attempts
+  // (Simulation::kMaxAdaptiveAttempts), so adaptive sets get few substeps and a stretch test that
+  // does not reject nearly every attempt.
   s.substeps = static_cast<int>(std::round(r.decades(1, s.adaptive ? 4 : 32)));
   s.max_stretch_change = r.decades(s.adaptive ? 0.05 : 1e-3, 10);
   s.strain_limit = r.chance(0.5) ? -1 : r.uniform(0, 1);
@@ -205,11 +207,7 @@ TEST_P(ParamSweep, NoCrashNoUnreportedNaN) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryIntegrator, ParamSweep, ::testing::ValuesIn(integrator_names()),
-                         [](const ::testing::TestParamInfo<std::string>& integrator) {
-                           std::string name = integrator.param;
-                           for (char& ch : name) if (ch == '-') ch = '_';
-                           return name;
-                         });
+                         integrator_test_name);
 
 }  // namespace
 }  // namespace cloth

@@ -30,6 +30,8 @@ double work_per_step(const cloth::Simulation& sim) {
   if (s.integrator == "implicit") {
     work *= s.newton_iterations * std::min(s.max_iterations, 3 * sim.model().vertex_count());
   }
+  // An adaptive frame may take up to this many full-cost steps (simulation.hpp).
+  if (s.adaptive) work *= cloth::Simulation::kMaxAdaptiveAttempts;
   return work;
 }
 

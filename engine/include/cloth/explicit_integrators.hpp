@@ -37,9 +37,14 @@ class ExplicitIntegrator final : public Integrator {
 /// displacement into one substep. Shared by every integrator.
 Vec3 grab_destination(const Grab& grab, const Vec3& from, double h);
 
-/// After a free (explicit) update: pinned vertices back exactly on their pins with zero velocity;
-/// the grabbed vertex (which was at `grab_start` before the substep) moved kinematically.
+/// After a free (explicit) update of a substep ending at time t_end: pinned vertices back exactly
+/// on their pins with zero velocity, moving pins on their paths with the path's velocity; the
+/// grabbed vertex (which was at `grab_start` before the substep) moved kinematically.
 void enforce_pins_and_grab(ClothState& state, const StepContext& ctx, double h,
-                           const Vec3& grab_start);
+                           const Vec3& grab_start, double t_end);
+
+/// Projects each line / plane vertex onto its line or plane, and its velocity onto the allowed
+/// directions (position-based enforcement, for the explicit and XPBD integrators).
+void project_slides(ClothState& state, const StepContext& ctx);
 
 }  // namespace cloth

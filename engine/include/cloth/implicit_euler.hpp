@@ -4,6 +4,7 @@
 // pins, the mouse grab and solid contacts are velocity constraints (S_i, z_i of section 5.1), and
 // contacts are also pushed out by position alteration y (eq. 17-18). Optionally more Newton
 // iterations make the step fully implicit (StepContext::newton_iterations).
+#include <cstdint>
 #include <vector>
 
 #include "cloth/block_sparse.hpp"
@@ -19,7 +20,12 @@ class ImplicitEulerIntegrator final : public Integrator {
 
  private:
   /// Builds the constraints of one substep and the position alteration y.
-  void gather_constraints(const ClothState& state, const StepContext& ctx, double h);
+  void gather_constraints(const ClothState& state, const StepContext& ctx, double t, double h);
+  /// B&W section 5: the constraint impulse of each contact is the residual e = A dv - b of the
+  /// solve. A stuck vertex is released to slide when its tangential part exceeds mu_s times its
+  /// normal part; a sliding one loses mu_k times the normal part of its slip speed and sticks
+  /// once that stops it; a contact that pulls (negative normal impulse) is released.
+  void update_contacts(ClothState& state, const ClothModel& model, double h);
   /// dv_ = A_^-1 b_ under `constraints`, by the modified PCG or the direct reference solve.
   void solve_system(const VertexConstraints& constraints, const StepContext& ctx, StepReport& report);
   /// One more Newton iteration of the backward Euler equation from the current iterate.
@@ -32,6 +38,16 @@ class ImplicitEulerIntegrator final : public Integrator {
   VertexConstraints correction_constraints_;  ///< constraints_ with z = 0 (Newton corrections)
   std::vector<Vec3> f_, b_, dv_, y_, scratch_;
   std::vector<Vec3> v_start_;  ///< v0 of the substep (Newton corrections)
+  /// What each vertex's contact was after the last substep, to decide the next one's constraint.
+  enum class ContactState : std::uint8_t { Free, Slide, Stick, Released };
+  struct ConstrainedContact {
+    int vertex;
+    Vec3 normal, solid_velocity;
+    double mu_static, mu_kinetic;
+    bool stick;
+  };
+  std::vector<ConstrainedContact> contacts_;  ///< this substep's contact constraints
+  std::vector<ContactState> contact_state_;   ///< per vertex, carried across steps
 };
 
 }  // namespace cloth

@@ -1,6 +1,7 @@
 #pragma once
 // Scene files: JSON (nlohmann-json), SI units; the format is documented in docs/scene-format.md.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,11 +14,25 @@
 
 namespace cloth {
 
-/// A pin as written in the scene: a corner name, a grid column / row, or one vertex index.
-struct PinSpec {
+/// Which vertices a pin or a line / plane constraint holds: a corner name, a grid column / row,
+/// or one vertex index.
+struct VertexSelector {
   enum class Kind { Corner, Column, Row, Vertex } kind = Kind::Vertex;
   std::string corner;  ///< "min-min", "max-min", "min-max", "max-max"
   int index = 0;       ///< column i, row j or vertex index
+};
+
+/// A pin: fixed, or moving along a scripted path (its own, or that of collider `collider`).
+struct PinSpec : VertexSelector {
+  MotionPath motion;  ///< Fixed = a plain pin
+  int collider = -1;  ///< >= 0: follows this collider's motion (attached to a moving solid)
+};
+
+/// Vertices held on a line or in a plane (seed 004's shower curtain: rings on a rod).
+struct SlideSpec : VertexSelector {
+  SlideConstraint::Kind kind = SlideConstraint::Kind::Line;
+  std::optional<Vec3> point;  ///< a point of the line / plane; unset = each vertex's rest place, m
+  Vec3 direction = Vec3::UnitX();  ///< line direction or plane normal
 };
 
 struct CameraSpec {
@@ -34,6 +49,7 @@ struct Scene {
   ModelType model = ModelType::Springs;
   SpringMaterial material;
   std::vector<PinSpec> pins;
+  std::vector<SlideSpec> slides;
   std::vector<Collider> colliders;
   ExternalForces forces;  ///< gravity, wind, drag
   SolverSettings solver;
@@ -54,9 +70,12 @@ Scene parse_scene(const nlohmann::json& doc, const std::string& source_dir,
 Scene load_scene(const std::string& path, const std::vector<std::string>& overrides,
                  std::vector<std::string>& warnings);
 
-/// Vertex indices of the scene's pins (duplicates removed). Throws InputError for a pin that does
-/// not exist on the mesh (e.g. a column on an OBJ mesh or an index out of range).
+/// Vertex indices of the scene's fixed pins (duplicates removed). Throws InputError for a pin
+/// that does not exist on the mesh (e.g. a column on an OBJ mesh or an index out of range).
 std::vector<int> resolve_pins(const Scene& scene);
+
+/// The vertices a selector names on `mesh` (same errors as resolve_pins).
+std::vector<int> select_vertices(const RestMesh& mesh, const VertexSelector& selector);
 
 /// The simulation a scene describes.
 std::unique_ptr<Simulation> make_simulation(const Scene& scene);

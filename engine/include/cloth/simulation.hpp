@@ -13,6 +13,7 @@
 #include "cloth/collider.hpp"
 #include "cloth/forces.hpp"
 #include "cloth/integrator.hpp"
+#include "cloth/kinematic_constraints.hpp"
 #include "cloth/model.hpp"
 #include "cloth/state.hpp"
 
@@ -58,6 +59,11 @@ class Simulation {
   static constexpr int kMaxRecoverySubsteps = 2048;
   /// Retries of one diverged step, each with twice the substeps.
   static constexpr int kRecoveryRetries = 3;
+  /// Adaptive steps: attempts (accepted and discarded) per frame, after which the rest of the
+  /// frame is given up like a step failing at the smallest size (motion stopped, reported). A
+  /// frame thus costs at most this many steps: enough for a whole frame at dt / 64 with a failed
+  /// growth attempt every other step, while dt / 4096 is only reachable for a moment.
+  static constexpr int kMaxAdaptiveAttempts = 128;
 
   Simulation(ClothModel model, std::vector<Collider> colliders, std::vector<int> pinned_vertices,
              SolverSettings solver, Vec3 gravity);
@@ -79,8 +85,16 @@ class Simulation {
   /// Gravity, wind and drag together.
   void set_external_forces(const ExternalForces& forces);
 
+  /// Pins on scripted paths and line / plane vertices (B&W section 5.1). Moving-pin vertices
+  /// become pinned. Throws InputError for a vertex out of range, a zero direction or a vertex
+  /// given two such constraints. Kept by reset().
+  void set_kinematic_constraints(std::vector<MovingPin> moving_pins,
+                                 std::vector<SlideConstraint> slides);
+  const std::vector<MovingPin>& moving_pins() const { return moving_pins_; }
+  const std::vector<SlideConstraint>& slides() const { return slides_; }
+
   bool is_pinned(int vertex) const { return pinned_[vertex] != 0; }
-  /// Pins `vertex` where it is now, or releases it.
+  /// Pins `vertex` where it is now, or releases it (a moving pin stops following its path).
   void set_pinned(int vertex, bool pinned);
   int pinned_count() const;
 
@@ -93,7 +107,8 @@ class Simulation {
   /// Advances by one frame of solver().dt. Without adaptivity: one step; if it diverges it is
   /// rolled back and retried with doubled substeps (kept afterwards, and reported); if that fails
   /// too, the state before the step is kept with zero velocity. With solver().adaptive: steps of
-  /// dt / 2^k chosen by the section 7 controller, discarded and halved when they fail.
+  /// dt / 2^k chosen by the section 7 controller, discarded and halved when they fail, at most
+  /// kMaxAdaptiveAttempts of them per frame.
   FrameReport step();
   /// Back to the initial positions, zero velocity, the initial pins; settings are kept.
   void reset();
@@ -126,6 +141,8 @@ class Simulation {
   void advance_fixed(FrameReport& report);
   /// The frame in steps chosen by the section 7 controller.
   void advance_adaptively(FrameReport& report);
+  /// Gives up the rest of an adaptive frame: zero velocity, counted and reported as `why`.
+  void stop_motion(FrameReport& report, const std::string& why);
   /// Throws InputError if `integrator` cannot step a model of `type`.
   static void check_supported(const std::string& integrator, ModelType type);
 
@@ -141,6 +158,9 @@ class Simulation {
   ClothState last_good_;
   std::vector<std::uint8_t> pinned_;
   std::vector<Vec3> pin_positions_;
+  std::vector<MovingPin> initial_moving_pins_;
+  std::vector<MovingPin> moving_pins_;
+  std::vector<SlideConstraint> slides_;
   std::optional<Grab> grab_;
   std::vector<StretchShearTriangle> stretch_triangles_;  ///< rest data of the section 7 test
   StepSizeController controller_;

@@ -7,6 +7,7 @@
 #include "cloth/collider.hpp"
 #include "cloth/constrained_solve.hpp"
 #include "cloth/forces.hpp"
+#include "cloth/kinematic_constraints.hpp"
 #include "cloth/vec.hpp"
 
 namespace cloth {
@@ -25,6 +26,8 @@ struct StepContext {
   double time = 0;                              ///< simulation time at the start of the step, s
   const std::vector<std::uint8_t>* pinned = nullptr;  ///< 1 = vertex held at pin_positions
   const std::vector<Vec3>* pin_positions = nullptr;   ///< m
+  const std::vector<MovingPin>* moving_pins = nullptr;      ///< pinned vertices on a path
+  const std::vector<SlideConstraint>* slides = nullptr;     ///< vertices on a line or plane
   const std::vector<Collider>* colliders = nullptr;
   std::optional<Grab> grab;
   PcgSettings pcg;            ///< implicit integrator: CG tolerance and iteration cap
