@@ -103,6 +103,7 @@ UiActions Ui::build(cloth::Simulation& sim, UiState& state, const UiStats& stats
     simulation_section(sim, state, actions);
   if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) material_section(sim);
   if (ImGui::CollapsingHeader("Forces", ImGuiTreeNodeFlags_DefaultOpen)) forces_section(sim);
+  if (ImGui::CollapsingHeader("Collisions")) collisions_section(sim);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
     view_section(state, stats, actions);
   if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) stats_section(sim, stats);
@@ -271,6 +272,44 @@ void Ui::material_section(cloth::Simulation& sim) {
     }
   }
   error_line(material_error_);
+}
+
+void Ui::collisions_section(cloth::Simulation& sim) {
+  for (const cloth::Collider& c : sim.colliders()) {
+    ImGui::BulletText("%s: mu_s %.2f, mu_k %.2f, thickness %.1f mm%s", cloth::shape_name(c.shape),
+                      c.friction, c.mu_kinetic(), 1e3 * c.thickness, c.motion.moves() ? ", moving" : "");
+  }
+  const cloth::FrameReport& r = sim.last_report();
+  ImGui::Text("solid contacts %d, collision %.2f ms/frame", r.contacts, r.timings.collision_ms);
+  tip("Vertices touching a solid in the last substep; wall time of the collision stage");
+  cloth::SelfCollisionSettings s = sim.self_collision();
+  bool changed = ImGui::Checkbox("self-collision", &s.enabled);
+  tip("The cloth against itself: vertex-triangle and edge-edge proximity, pushed apart to the "
+      "thickness (proximity-based: give fast motion enough substeps)");
+  float thickness_mm = float(1e3 * s.thickness);
+  if (ImGui::SliderFloat("cloth thickness", &thickness_mm, 0.5f, 20.0f, "%.1f mm")) {
+    s.thickness = 1e-3 * thickness_mm;
+    changed = true;
+  }
+  tip("Distance kept between layers, mm; keep it below the edge length");
+  float mu = float(s.friction);
+  if (ImGui::SliderFloat("cloth friction", &mu, 0.0f, 1.0f, "%.2f")) {
+    s.friction = mu;
+    changed = true;
+  }
+  tip("Coulomb coefficient between cloth layers (dimensionless)");
+  changed |= ImGui::SliderInt("self passes", &s.passes, 1, 16);
+  tip("Detection and response passes per substep");
+  if (s.enabled) ImGui::Text("cloth-cloth pairs %d", r.self_contacts);
+  if (changed) {
+    try {
+      sim.set_self_collision(s);
+      solver_error_.clear();
+    } catch (const std::exception& e) {
+      solver_error_ = e.what();
+    }
+  }
+  error_line(solver_error_);
 }
 
 void Ui::forces_section(cloth::Simulation& sim) {

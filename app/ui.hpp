@@ -61,6 +61,7 @@ class Ui {
   void simulation_section(cloth::Simulation& sim, UiState& state, UiActions& actions);
   void material_section(cloth::Simulation& sim);
   void forces_section(cloth::Simulation& sim);
+  void collisions_section(cloth::Simulation& sim);
   void view_section(UiState& state, const UiStats& stats, UiActions& actions);
   void stats_section(const cloth::Simulation& sim, const UiStats& stats);
   void plots_window(const cloth::Simulation& sim, UiState& state, const StepHistory& history);

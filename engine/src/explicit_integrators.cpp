@@ -1,6 +1,6 @@
 #include "cloth/explicit_integrators.hpp"
 
-#include "cloth/contact.hpp"
+#include "cloth/collision_stage.hpp"
 #include "cloth/forces.hpp"
 #include "cloth/strain_limit.hpp"
 
@@ -62,6 +62,7 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
     {
       ScopedTimer timer(update_ms);
       const Vec3 grab_start = ctx.grab ? state.x[ctx.grab->vertex] : Vec3::Zero();
+      if (ctx.self_collision.enabled) x_start_ = state.x;
       substep(state, model, ctx, ctx.time + sub * h, h, report.timings.assembly_ms);
       enforce_pins_and_grab(state, ctx, h, grab_start, ctx.time + (sub + 1) * h);
       project_slides(state, ctx);
@@ -69,9 +70,11 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
         limit_strain(state, model, *ctx.pinned, ctx.strain_limit, h);
       }
     }
-    if (ctx.colliders && !ctx.colliders->empty()) {
+    {
       ScopedTimer timer(report.timings.collision_ms);
-      report.contacts = resolve_contacts(state, *ctx.colliders, *ctx.pinned, ctx.time + (sub + 1) * h, h);
+      const CollisionStageResult c = resolve_collisions(state, x_start_, model, ctx, ctx.time + (sub + 1) * h, h);
+      report.contacts = c.contacts;
+      report.self_contacts = c.self_contacts;
     }
     ++report.substeps;
   }

@@ -1,6 +1,7 @@
 #include "cloth/force_jacobians.hpp"
 
 #include "cloth/aerodynamics.hpp"
+#include "cloth/bw_conditions.hpp"
 #include "cloth/internal_forces.hpp"
 
 namespace cloth {
@@ -35,9 +36,18 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
       const Vec3 air = ext.wind.velocity((x[0] + x[1] + x[2]) / 3.0, t, &air_jacobian);
       const AeroTriangle a = aero_triangle(x, v, ext.drag, air, air_jacobian);
       // Block (i, k) is a.dfdx[k] for every i; keep its symmetric part over the 3 x 3 stencil.
+      Eigen::Matrix<double, 9, 9> sym;
+      for (int i = 0; i < 3; ++i) {
+        for (int k = 0; k < 3; ++k) sym.block<3, 3>(3 * i, 3 * k) = 0.5 * (a.dfdx[k] + a.dfdx[i].transpose());
+      }
+      // The turning of the triangle's normal in the wind can make that part positive (a force
+      // growing with the displacement); in the implicit matrix A = M - h df/dv - h^2 df/dx such
+      // directions make A indefinite and CG diverge (a curtain in wind blew up in two frames). As
+      // for the elastic Hessians, the implicit step keeps only its negative semidefinite part.
+      if (definite) sym = -project_psd<9>(-sym);
       for (int i = 0; i < 3; ++i) {
         for (int k = 0; k < 3; ++k) {
-          dfdx.add(tri[i], tri[k], 0.5 * (a.dfdx[k] + a.dfdx[i].transpose()));
+          dfdx.add(tri[i], tri[k], sym.block<3, 3>(3 * i, 3 * k));
           dfdv.add(tri[i], tri[k], a.dfdv);
         }
       }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cloth/collision_stage.hpp"
 #include "cloth/contact.hpp"
 #include "cloth/explicit_integrators.hpp"
 #include "cloth/force_jacobians.hpp"
@@ -169,6 +170,7 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
       gather_constraints(state, ctx, ctx.time + sub * h, h);
     }
     if (ctx.newton_iterations > 1) v_start_ = state.v;
+    if (ctx.self_collision.enabled) x_start_ = state.x;
     {
       ScopedTimer timer(report.timings.assembly_ms);
       compute_force_jacobians(model, state, ctx.forces, ctx.time + sub * h, /*definite=*/true,
@@ -201,9 +203,11 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
     // only (h = 0: no position change along the surface, which would tear at the neighbours a
     // large step moved consistently); from the next substep these are constrained contacts.
     // Pinned and grabbed vertices were placed by their constraints and are left alone.
-    if (ctx.colliders && !ctx.colliders->empty()) {
+    {
       ScopedTimer timer(report.timings.collision_ms);
-      report.contacts = resolve_contacts(state, *ctx.colliders, *ctx.pinned, ctx.time + (sub + 1) * h, 0.0);
+      const CollisionStageResult c = resolve_collisions(state, x_start_, model, ctx, ctx.time + (sub + 1) * h, 0.0);
+      report.contacts = c.contacts;
+      report.self_contacts = c.self_contacts;
     }
     ++report.substeps;
   }

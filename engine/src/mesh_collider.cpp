@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "cloth/error.hpp"
+#include "cloth/mesh.hpp"
 
 namespace cloth {
 namespace {
@@ -86,7 +87,8 @@ TriangleMeshSdf::TriangleMeshSdf(std::vector<Vec3> positions,
       const Vec3 e2 = (positions_[tri[(k + 2) % 3]] - positions_[tri[k]]).normalized();
       vertex_normals_[tri[k]] += std::acos(std::clamp(e1.dot(e2), -1.0, 1.0)) * face_normals_[t];
       const int a = std::min(tri[k], tri[(k + 1) % 3]), b = std::max(tri[k], tri[(k + 1) % 3]);
-      edge_sum[{a, b}] += face_normals_[t];
+      // (insert, not operator[]: a default-constructed Eigen vector is uninitialised)
+      edge_sum.try_emplace({a, b}, Vec3::Zero()).first->second += face_normals_[t];
     }
   }
   edge_normals_.resize(triangles_.size());
@@ -94,7 +96,7 @@ TriangleMeshSdf::TriangleMeshSdf(std::vector<Vec3> positions,
     const auto& tri = triangles_[t];
     for (int k = 0; k < 3; ++k) {
       const int a = std::min(tri[k], tri[(k + 1) % 3]), b = std::max(tri[k], tri[(k + 1) % 3]);
-      edge_normals_[t][k] = edge_sum[{a, b}];
+      edge_normals_[t][k] = edge_sum.at({a, b});
     }
   }
   order_.resize(triangles_.size());
@@ -195,6 +197,11 @@ double TriangleMeshSdf::signed_distance(const Vec3& p, Vec3* normal) const {
   const double d = std::sqrt(best_d2);
   *normal = d > 1e-12 ? Vec3(sign * (p - q) / d) : Vec3(pn.normalized());
   return sign * d;
+}
+
+TriangleMeshSdf load_collider_mesh(const std::string& path) {
+  ObjGeometry obj = read_obj(path);
+  return TriangleMeshSdf(std::move(obj.positions), std::move(obj.triangles), "mesh " + path);
 }
 
 }  // namespace cloth

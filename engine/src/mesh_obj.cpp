@@ -151,7 +151,7 @@ std::string flatten(std::string why) {
 
 }  // namespace
 
-RestMesh load_obj(const std::string& path) {
+ObjGeometry read_obj(const std::string& path) {
   const std::string text = read_limited(path);
   check_obj_text(text, path);
 
@@ -178,7 +178,7 @@ RestMesh load_obj(const std::string& path) {
   const size_t n_texcoords = attrib.texcoords.size() / 2;
   if (n == 0) throw InputError("mesh " + path + " has no vertices");
 
-  RestMesh mesh;
+  ObjGeometry mesh;
   mesh.positions.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     mesh.positions.emplace_back(attrib.vertices[3 * i], attrib.vertices[3 * i + 1],
@@ -221,9 +221,17 @@ RestMesh load_obj(const std::string& path) {
       const int t = texcoord_of[i];
       mesh.uv.emplace_back(attrib.texcoords[2 * t], attrib.texcoords[2 * t + 1]);
     }
-  } else {
-    planar_projection_uv(mesh);
   }
+  return mesh;
+}
+
+RestMesh load_obj(const std::string& path) {
+  ObjGeometry obj = read_obj(path);
+  RestMesh mesh;
+  mesh.positions = std::move(obj.positions);
+  mesh.triangles = std::move(obj.triangles);
+  mesh.uv = std::move(obj.uv);
+  if (mesh.uv.empty()) planar_projection_uv(mesh);
   validate_mesh(mesh, path);
   return mesh;
 }

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "cloth/error.hpp"
+#include "cloth/triangle_intersection.hpp"
 
 namespace cloth {
 
@@ -46,6 +47,11 @@ nlohmann::json RunStats::to_json(const Simulation& sim) const {
   doc["final_potential_energy"] = e.gravitational + e.elastic;
   doc["final_total_energy"] = e.total();
   doc["nan"] = !all_finite(sim.state());
+  doc["self_collision"] = sim.self_collision().enabled;
+  // Exact triangle-triangle tests (pairs sharing a vertex skipped): 0 when the cloth does not pass
+  // through itself.
+  doc["intersecting_triangle_pairs"] =
+      all_finite(sim.state()) ? count_intersecting_triangle_pairs(sim.model().mesh.triangles, sim.state().x) : -1;
   doc["vertices"] = sim.model().vertex_count();
   doc["springs"] = sim.model().springs.size();
   doc["total_mass"] = sim.model().total_mass();

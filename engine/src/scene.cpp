@@ -11,6 +11,7 @@
 
 #include "cloth/error.hpp"
 #include "cloth/material_presets.hpp"
+#include "cloth/mesh_collider.hpp"
 
 namespace cloth {
 
@@ -109,10 +110,6 @@ class Fields {
   std::vector<std::string>& warnings_;
   std::set<std::string> used_;
 };
-
-[[noreturn]] void not_yet(const std::string& key, const std::string& what) {
-  throw InputError(key + ": " + what + " is not supported yet");
-}
 
 constexpr double kMaxCoordinate = 1e4;  // m: scenes are room-sized
 
@@ -305,11 +302,18 @@ Collider parse_collider(const json& node, const std::string& key, const std::str
     s.rotation = parse_rotation(f);
     c.shape = s;
   } else if (type == "mesh") {
-    not_yet(key + ".type", "collider type \"mesh\"");
+    const std::string file = f.string("path", "");
+    if (file.empty()) throw InputError(key + ".path (an OBJ file) is required for a mesh collider");
+    const std::filesystem::path full = std::filesystem::path(file).is_absolute()
+                                           ? std::filesystem::path(file)
+                                           : std::filesystem::path(source_dir) / file;
+    MeshShape s;
+    s.mesh = std::make_shared<const TriangleMeshSdf>(load_collider_mesh(full.string()));
+    s.offset = f.vector<3>("offset", s.offset, kMaxCoordinate, "m");
+    c.shape = s;
   } else {
     throw InputError(key + ".type must be plane, sphere, capsule, cylinder, box or ellipsoid, got \"" + type + "\"");
   }
-  (void)source_dir;
   c.friction = f.number("friction", c.friction, 0, 10, "");
   if (f.has("kinetic_friction")) c.kinetic_friction = f.number("kinetic_friction", 0, 0, 10, "");
   c.thickness = f.number("thickness", c.thickness, 0, 1, "m");
@@ -349,6 +353,14 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
     if (c.has("material")) scene.material = parse_material(c.at("material"), scene.model, warnings);
     if (c.has("pins")) scene.pins = parse_pins(c.at("pins"), warnings);
     if (c.has("slides")) scene.slides = parse_slides(c.at("slides"), warnings);
+    if (c.has("self_collision")) {
+      Fields sc(c.at("self_collision"), "cloth.self_collision", warnings);
+      SelfCollisionSettings& s = scene.self_collision;
+      s.enabled = sc.boolean("enabled", true);
+      s.thickness = sc.number("thickness", s.thickness, 1e-5, 0.1, "m");
+      s.friction = sc.number("friction", s.friction, 0, 10, "");
+      s.passes = sc.integer("passes", s.passes, 1, 100);
+    }
   }
   if (top.has("colliders")) {
     const json& list = top.at("colliders");
@@ -527,6 +539,7 @@ std::unique_ptr<Simulation> make_simulation(const Scene& scene) {
                                           resolve_pins(scene), scene.solver, scene.forces.gravity);
   sim->set_external_forces(scene.forces);
   sim->set_kinematic_constraints(resolve_moving_pins(scene), resolve_slides(scene));
+  sim->set_self_collision(scene.self_collision);
   return sim;
 }
 

@@ -48,7 +48,7 @@ void validate_solver(const SolverSettings& solver) {
 Simulation::Simulation(ClothModel model, std::vector<Collider> colliders,
                        std::vector<int> pinned_vertices, SolverSettings solver, Vec3 gravity)
     : model_(std::move(model)), colliders_(std::move(colliders)),
-      stretch_triangles_(build_stretch_shear(model_.mesh)) {
+      stretch_triangles_(build_stretch_shear(model_.mesh)), self_collider_(model_.mesh) {
   set_solver(solver);
   set_gravity(gravity);
   const int n = model_.vertex_count();
@@ -90,6 +90,11 @@ void Simulation::set_solver(const SolverSettings& solver) {
   solver_ = solver;
 }
 
+void Simulation::set_self_collision(const SelfCollisionSettings& settings) {
+  validate_self_collision_settings(settings);
+  self_collision_ = settings;
+}
+
 void Simulation::set_gravity(const Vec3& gravity) {
   ExternalForces changed = forces_;
   changed.gravity = gravity;
@@ -119,6 +124,11 @@ void Simulation::set_kinematic_constraints(std::vector<MovingPin> moving_pins,
       throw InputError("line/plane constraint on vertex " + std::to_string(slide.vertex) + " needs a non-zero direction");
     }
     slide.direction.normalize();
+    const double off = (model_.mesh.positions[size_t(slide.vertex)] - slide.project(model_.mesh.positions[size_t(slide.vertex)])).norm();
+    if (off > 1e-3) {
+      throw InputError("line/plane constraint on vertex " + std::to_string(slide.vertex) + ": the vertex starts " +
+                       std::to_string(off) + " m off its line / plane (at most 1 mm)");
+    }
   }
   for (const MovingPin& pin : moving_pins) initial_pinned_[pin.vertex] = 1;
   initial_moving_pins_ = std::move(moving_pins);
@@ -160,6 +170,8 @@ bool Simulation::try_step(FrameReport& report, double h, double t) {
   ctx.pin_positions = &pin_positions_;
   ctx.moving_pins = &moving_pins_;
   ctx.slides = &slides_;
+  ctx.self_collider = &self_collider_;
+  ctx.self_collision = self_collision_;
   ctx.colliders = &colliders_;
   ctx.grab = grab_;
   ctx.pcg.tolerance = solver_.tolerance;
@@ -172,6 +184,7 @@ bool Simulation::try_step(FrameReport& report, double h, double t) {
   const StepReport r = integrator_->step(state_, model_, ctx);
   report.substeps += r.substeps;
   report.contacts = r.contacts;
+  report.self_contacts = r.self_contacts;
   report.solver_iterations += r.solver_iterations;
   report.solver_residual = r.solver_residual;
   report.timings += r.timings;

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cloth/contact.hpp"
+#include "cloth/collision_stage.hpp"
 #include "cloth/forces.hpp"
 #include "cloth/bw_conditions.hpp"
 #include "cloth/explicit_integrators.hpp"
@@ -161,9 +161,11 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
         if (inv_mass_[i] > 0) state.v[i] = (state.x[i] - x_prev_[i]) / h;
       }
     }
-    if (ctx.colliders && !ctx.colliders->empty()) {
+    {
       ScopedTimer timer(report.timings.collision_ms);
-      report.contacts = resolve_contacts(state, *ctx.colliders, pinned, ctx.time + (sub + 1) * h, h);
+      const CollisionStageResult c = resolve_collisions(state, x_prev_, model, ctx, ctx.time + (sub + 1) * h, h);
+      report.contacts = c.contacts;
+      report.self_contacts = c.self_contacts;
     }
     ++report.substeps;
   }

@@ -11,6 +11,7 @@
 #include "cloth/collider.hpp"
 #include "cloth/error.hpp"
 #include "cloth/mesh_collider.hpp"
+#include "cloth/scene.hpp"
 
 namespace cloth {
 namespace {
@@ -165,6 +166,34 @@ TEST(MeshCollider, OpenOrBadlyOrientedMeshesAreRejected) {
   flat[3] = Vec3(0.5, 0.5, 0);  // on the edge 1-2: triangle {1, 2, 3} has zero area
   EXPECT_THROW(TriangleMeshSdf(flat, tetra, "degenerate"), InputError);
   EXPECT_THROW(TriangleMeshSdf(p, {}, "empty"), InputError);
+}
+
+TEST(MeshCollider, LoadsFromTheSceneAndRejectsBadFiles) {
+  std::vector<std::string> warnings;
+  const Scene scene =
+      load_scene(std::string(CLOTHSIM_ASSET_DIR) + "/scenes/tablecloth_table.json", {}, warnings);
+  ASSERT_TRUE(std::holds_alternative<MeshShape>(scene.colliders[0].shape));
+  Vec3 n;
+  // The table top spans y 0.70..0.74 m: a point just above its middle is 1 cm out, facing up.
+  // (tinyobjloader reads single-precision coordinates.)
+  EXPECT_NEAR(signed_distance(scene.colliders[0], Vec3(0, 0.75, 0), &n), 0.01, 1e-6);
+  EXPECT_LT((n - Vec3::UnitY()).norm(), 1e-9);
+  EXPECT_LT(signed_distance(scene.colliders[0], Vec3(0.4, 0.3, 0.25), &n), 0) << "inside a leg";
+
+  auto error_for = [&](const std::string& path) {
+    nlohmann::json doc = {{"cloth", {{"mesh", {{"grid", {{"resolution", {4, 4}}}}}}}},
+                          {"colliders", {{{"type", "mesh"}, {"path", path}}}}};
+    try {
+      parse_scene(doc, CLOTHSIM_TEST_DATA_DIR, warnings);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_for("open_box.obj").find("not closed"), std::string::npos) << error_for("open_box.obj");
+  EXPECT_NE(error_for("missing.obj").find("not found"), std::string::npos) << error_for("missing.obj");
+  EXPECT_NE(error_for("zero_area.obj").find("degenerate"), std::string::npos) << error_for("zero_area.obj");
+  EXPECT_NE(error_for("").find("required"), std::string::npos);
 }
 
 }  // namespace

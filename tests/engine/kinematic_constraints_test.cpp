@@ -40,7 +40,7 @@ TEST_P(Kinematic, ShowerCurtainRingsStayOnTheRodAndSlideAlongIt) {
   const Vec3 rod_point(0, 1.5, 0), rod_dir(1, 0, 0);
   std::vector<SlideConstraint> rings;
   for (int i = 0; i < spec.nx; ++i) {
-    rings.push_back({mesh.grid_index(i, spec.ny - 1), SlideConstraint::Kind::Line, rod_point, rod_dir});
+    rings.push_back({mesh.grid_index(i, 0), SlideConstraint::Kind::Line, rod_point, rod_dir});  // top row
   }
   Simulation sim(build_model(mesh, SpringMaterial{}), {}, {}, solver(), Vec3(0, -9.81, 0));
   sim.set_kinematic_constraints({}, rings);
@@ -149,7 +149,7 @@ TEST(KinematicScene, ParsesMovingPinsSlidesAndRejectsConflicts) {
     "cloth": {"mesh": {"grid": {"size": [1, 1], "resolution": [6, 6], "plane": "xy"}},
               "pins": [{"corner": "min-min", "motion": {"type": "circle", "amplitude": 0.1, "period": 2}},
                        {"corner": "max-min", "collider": 0}],
-              "slides": [{"row": 5, "line": {"point": [0, 1.5, 0], "direction": [1, 0, 0]}}]},
+              "slides": [{"row": 5, "line": {"point": [0, 0.5, 0], "direction": [1, 0, 0]}}]},
     "colliders": [{"type": "sphere", "center": [0, 0, 0.5], "radius": 0.2,
                    "motion": {"type": "oscillate", "amplitude": 0.2, "period": 3, "axis_u": [0, 1, 0]}}]})");
   std::vector<std::string> warnings;
@@ -164,7 +164,10 @@ TEST(KinematicScene, ParsesMovingPinsSlidesAndRejectsConflicts) {
   bad["cloth"]["slides"][0]["corner"] = "min-min";  // two selectors
   EXPECT_THROW(parse_scene(bad, ".", warnings), InputError);
   bad = doc;
-  bad["cloth"]["slides"][0]["row"] = 0;  // row 0 holds the moving pin: two constraints on it
+  bad["cloth"]["slides"][0]["line"]["point"] = {0, 0.7, 0};  // 0.2 m above the bottom row
+  EXPECT_THROW(make_simulation(parse_scene(bad, ".", warnings)), InputError);
+  bad = doc;
+  bad["cloth"]["slides"][0] = {{"corner", "min-min"}, {"plane", {{"normal", {0, 0, 1}}}}};  // on a moving pin
   EXPECT_THROW(make_simulation(parse_scene(bad, ".", warnings)), InputError);
   bad = doc;
   bad["cloth"]["pins"][1]["collider"] = 3;

@@ -28,6 +28,7 @@ class ExplicitIntegrator final : public Integrator {
                double& assembly_ms);
   Method method_;
   std::vector<Vec3> force_;                 ///< scratch
+  std::vector<Vec3> x_start_;               ///< positions at the substep's start (self-collision)
   ClothState stage_;                        ///< RK4 scratch
   std::vector<Vec3> kx_[4], kv_[4];         ///< RK4 stage derivatives
 };

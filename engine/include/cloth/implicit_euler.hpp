@@ -38,6 +38,7 @@ class ImplicitEulerIntegrator final : public Integrator {
   VertexConstraints correction_constraints_;  ///< constraints_ with z = 0 (Newton corrections)
   std::vector<Vec3> f_, b_, dv_, y_, scratch_;
   std::vector<Vec3> v_start_;  ///< v0 of the substep (Newton corrections)
+  std::vector<Vec3> x_start_;  ///< x0 of the substep (self-collision)
   /// What each vertex's contact was after the last substep, to decide the next one's constraint.
   enum class ContactState : std::uint8_t { Free, Slide, Stick, Released };
   struct ConstrainedContact {

@@ -13,6 +13,7 @@ namespace cloth {
 struct StepReport {
   int substeps = 0;          ///< substeps actually taken
   int contacts = 0;          ///< vertex-collider contacts resolved in the last substep
+  int self_contacts = 0;     ///< cloth-cloth close pairs found in the last substep
   int solver_iterations = 0; ///< CG iterations summed over substeps (implicit only)
   double solver_residual = 0;///< relative residual of the last solve (implicit only)
   StepTimings timings;       ///< wall time split over assembly / solve / collision

@@ -38,6 +38,17 @@ struct RestMesh {
 /// triangles along the same diagonal. Throws InputError on a bad spec.
 RestMesh make_grid(const GridSpec& spec);
 
+/// An OBJ file's geometry as read by read_obj.
+struct ObjGeometry {
+  std::vector<Vec3> positions;                ///< m
+  std::vector<std::array<int, 3>> triangles;  ///< polygons triangulated
+  std::vector<Vec2> uv;  ///< per vertex when every vertex has exactly one texture coordinate, else empty
+};
+
+/// Reads an OBJ file through tinyobjloader with the checks load_obj lists (size, numbers, face
+/// sizes and indices), without the cloth's own checks; collider meshes use it too.
+ObjGeometry read_obj(const std::string& path);
+
 /// Loads an OBJ file (through tinyobjloader). Polygons are triangulated. Rest (u, v) come from the
 /// file's texture coordinates (taken as metres) when every vertex has one, otherwise from a planar
 /// projection of the rest shape onto its best-fit plane. Throws InputError naming the file on a

@@ -50,6 +50,7 @@ struct Scene {
   SpringMaterial material;
   std::vector<PinSpec> pins;
   std::vector<SlideSpec> slides;
+  SelfCollisionSettings self_collision;
   std::vector<Collider> colliders;
   ExternalForces forces;  ///< gravity, wind, drag
   SolverSettings solver;

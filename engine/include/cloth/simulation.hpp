@@ -14,6 +14,7 @@
 #include "cloth/forces.hpp"
 #include "cloth/integrator.hpp"
 #include "cloth/kinematic_constraints.hpp"
+#include "cloth/self_collision.hpp"
 #include "cloth/model.hpp"
 #include "cloth/state.hpp"
 
@@ -42,6 +43,7 @@ void validate_solver(const SolverSettings& solver);
 struct FrameReport {
   int substeps = 0;           ///< integrator substeps taken, discarded attempts included
   int contacts = 0;
+  int self_contacts = 0;      ///< cloth-cloth close pairs found in the last substep
   int solver_iterations = 0;  ///< CG iterations in this step (implicit only), attempts included
   double solver_residual = 0; ///< relative residual of the last solve (implicit only)
   bool recovered = false;     ///< the step blew up and was rolled back
@@ -81,13 +83,17 @@ class Simulation {
   /// velocities and pins are kept). Throws InputError if the mesh or the integrator cannot take it.
   void set_model_type(ModelType type);
   void set_solver(const SolverSettings& solver);
+  /// Self-collision on/off, thickness, friction, passes (throws InputError on bad values).
+  void set_self_collision(const SelfCollisionSettings& settings);
+  const SelfCollisionSettings& self_collision() const { return self_collision_; }
   void set_gravity(const Vec3& gravity);
   /// Gravity, wind and drag together.
   void set_external_forces(const ExternalForces& forces);
 
   /// Pins on scripted paths and line / plane vertices (B&W section 5.1). Moving-pin vertices
-  /// become pinned. Throws InputError for a vertex out of range, a zero direction or a vertex
-  /// given two such constraints. Kept by reset().
+  /// become pinned. Throws InputError for a vertex out of range, a zero direction, a vertex that
+  /// starts more than 1 mm off its line / plane, or a vertex given two such constraints. Kept by
+  /// reset().
   void set_kinematic_constraints(std::vector<MovingPin> moving_pins,
                                  std::vector<SlideConstraint> slides);
   const std::vector<MovingPin>& moving_pins() const { return moving_pins_; }
@@ -164,6 +170,8 @@ class Simulation {
   std::optional<Grab> grab_;
   std::vector<StretchShearTriangle> stretch_triangles_;  ///< rest data of the section 7 test
   StepSizeController controller_;
+  SelfCollider self_collider_;  ///< the mesh's edge / adjacency tables and scratch
+  SelfCollisionSettings self_collision_;
 
   double time_ = 0;
   std::int64_t steps_ = 0;

@@ -8,6 +8,7 @@
 #include "cloth/constrained_solve.hpp"
 #include "cloth/forces.hpp"
 #include "cloth/kinematic_constraints.hpp"
+#include "cloth/self_collision.hpp"
 #include "cloth/vec.hpp"
 
 namespace cloth {
@@ -30,6 +31,8 @@ struct StepContext {
   const std::vector<SlideConstraint>* slides = nullptr;     ///< vertices on a line or plane
   const std::vector<Collider>* colliders = nullptr;
   std::optional<Grab> grab;
+  SelfCollider* self_collider = nullptr;   ///< the mesh's self-collision topology and scratch
+  SelfCollisionSettings self_collision;    ///< off unless switched on
   PcgSettings pcg;            ///< implicit integrator: CG tolerance and iteration cap
   bool direct_solve = false;  ///< implicit integrator: Eigen LDLT instead of the modified PCG
   int newton_iterations = 1;  ///< implicit integrator: 1 = B&W's linearised step (eq. 18)

@@ -1,0 +1,229 @@
+// Static drape solver (Feynman 1986 sections 4, 6, 7; static_drape.hpp): every minimiser reaches
+// the same equilibrium, which is a minimum; multigrid needs fewer fine sweeps than relaxation;
+// solids are respected; bad input is rejected. Measured numbers are printed (docs/physics.md).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <string>
+
+#include "cloth/error.hpp"
+#include "cloth/mesh.hpp"
+#include "cloth/model.hpp"
+#include "cloth/static_drape.hpp"
+
+namespace cloth {
+namespace {
+
+SpringMaterial test_material() {
+  SpringMaterial m;
+  m.density = 0.2;   // kg/m^2
+  m.stretch = 200;   // N/m
+  m.shear = 60;
+  m.bending = 1e-4;  // N*m
+  m.diagonal_ratio = 0.5;
+  m.buckling = 1e-6;  // m^2 (the default)
+  return m;
+}
+
+// An n x n, 0.5 m square of Feynman cloth hanging in the XY plane from its whole top row (a
+// curtain on a rod), starting flat and unstretched: one equilibrium, everything in tension.
+DrapeProblem curtain(int n) {
+  GridSpec g;
+  g.width = g.height = 0.5;
+  g.nx = g.ny = n;
+  g.plane = GridPlane::XY;
+  g.center = Vec3(0, 1, 0);
+  std::vector<int> pins;
+  for (int i = 0; i < n; ++i) pins.push_back(i);  // row j = 0 is the top edge
+  return make_drape_problem(build_model(make_grid(g), test_material(), ModelType::Feynman),
+                            Vec3(0, -9.81, 0), pins);
+}
+
+double max_distance(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  double d = 0;
+  for (size_t i = 0; i < a.size(); ++i) d = std::max(d, (a[i] - b[i]).norm());
+  return d;
+}
+
+DrapeOptions options(DrapeMethod method, double tol, int cap) {
+  DrapeOptions o;
+  o.method = method;
+  o.force_tolerance = tol;
+  o.max_iterations = cap;
+  return o;
+}
+
+void print(const char* what, const DrapeResult& r) {
+  std::printf("[drape] %-28s %s: iterations %d, fine sweeps %d, work %.1f, E %.12f J, max|f| %.3g N\n",
+              what, r.message.c_str(), r.iterations, r.fine_sweeps, r.work_units, r.energy, r.max_force);
+}
+
+TEST(StaticDrape, AllMethodsReachTheSameEquilibrium) {
+  const DrapeProblem p = curtain(9);
+  const DrapeResult ref = solve_drape(p, options(DrapeMethod::Newton, 1e-9, 50));
+  print("newton", ref);
+  ASSERT_TRUE(ref.converged) << ref.message;
+  EXPECT_LT(drape_max_force(p, ref.x), 1e-9);
+  // The cloth hangs below its rod and has stretched.
+  EXPECT_LT(ref.x[p.model.mesh.grid_index(4, 8)].y(), p.start[p.model.mesh.grid_index(4, 8)].y() - 1e-3);
+
+  struct Case {
+    const char* name;
+    DrapeOptions o;
+  };
+  std::vector<Case> cases;
+  for (bool w : {false, true}) {
+    DrapeOptions o = options(DrapeMethod::Multigrid, 1e-7, 2000);
+    o.multigrid.w_cycle = w;
+    cases.push_back({w ? "multigrid W" : "multigrid V", o});
+  }
+  for (RelaxOrder order : {RelaxOrder::Sequential, RelaxOrder::RedBlack, RelaxOrder::Jacobi}) {
+    DrapeOptions o = options(DrapeMethod::Relaxation, 1e-6, 20000);
+    o.relax.order = order;
+    cases.push_back({order == RelaxOrder::Sequential ? "relaxation sequential"
+                     : order == RelaxOrder::RedBlack ? "relaxation red-black"
+                                                     : "relaxation jacobi",
+                     o});
+  }
+  for (const Case& c : cases) {
+    const DrapeResult r = solve_drape(p, c.o);
+    print(c.name, r);
+    EXPECT_TRUE(r.converged) << c.name << ": " << r.message;
+    EXPECT_LT(drape_max_force(p, r.x), c.o.force_tolerance) << c.name;
+    EXPECT_LT(max_distance(r.x, ref.x), 1e-4) << c.name;
+    EXPECT_NEAR(r.energy, ref.energy, 1e-7) << c.name;
+    for (size_t i = 0; i < p.pinned.size(); ++i) {
+      if (p.pinned[i]) {
+        EXPECT_EQ(r.x[i], p.start[i]) << c.name << " moved fixed point " << i;
+      }
+    }
+    if (c.o.method == DrapeMethod::Relaxation) {
+      // 4.1: every point relaxation lowers the energy, so every sweep does.
+      for (size_t k = 1; k < r.history.size(); ++k) {
+        ASSERT_LE(r.history[k].energy, r.history[k - 1].energy + 1e-12) << c.name << " sweep " << k;
+      }
+    }
+  }
+}
+
+TEST(StaticDrape, ResultIsAMinimum) {
+  const DrapeProblem p = curtain(9);
+  const DrapeResult r = solve_drape(p, options(DrapeMethod::Newton, 1e-9, 50));
+  ASSERT_TRUE(r.converged);
+  const double e = drape_energy(p, r.x);
+  EXPECT_LT(e, drape_energy(p, p.start) - 1e-4);  // it drops by 1.9e-4 J
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> gauss(0.0, 1e-4);  // m
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<Vec3> y = r.x;
+    for (size_t i = 0; i < y.size(); ++i) {
+      if (!p.pinned[i]) y[i] += Vec3(gauss(rng), gauss(rng), gauss(rng));
+    }
+    EXPECT_GT(drape_energy(p, y), e) << "trial " << trial;
+  }
+}
+
+TEST(StaticDrape, MultigridNeedsFewerFineSweepsThanRelaxation) {
+  // 17 x 17 (measured 296 multigrid fine sweeps against 1171 for red-black relaxation at 1e-6 N).
+  // At 33 x 33 this multigrid does not keep its advantage (2620 against 3278: docs/physics.md),
+  // so the larger grid is not asserted.
+  const DrapeProblem p = curtain(17);
+  const double tol = 1e-6;
+  const DrapeResult mg = solve_drape(p, options(DrapeMethod::Multigrid, tol, 2000));
+  print("17x17 multigrid V", mg);
+  ASSERT_TRUE(mg.converged) << mg.message;
+  // Relaxation (red-black, the thesis's) is given 2.5 times the multigrid's fine sweeps (and
+  // more than its total work units) and must still not be there.
+  const int cap = 5 * mg.fine_sweeps / 2;
+  ASSERT_GT(cap, mg.work_units);
+  DrapeOptions o = options(DrapeMethod::Relaxation, tol, cap);
+  const DrapeResult relax = solve_drape(p, o);
+  print("17x17 relaxation red-black", relax);
+  EXPECT_FALSE(relax.converged) << "relaxation converged in " << relax.fine_sweeps << " sweeps, multigrid needed "
+                                << mg.fine_sweeps;
+  EXPECT_GT(relax.max_force, tol);
+}
+
+TEST(StaticDrape, TableclothOverSphereStaysOutside) {
+  // A 0.5 m square held at its four corners 1 m up, a ball poking 0.1 m through its plane.
+  GridSpec g;
+  g.width = g.height = 0.5;
+  g.nx = g.ny = 9;
+  g.center = Vec3(0, 1, 0);
+  Collider ball;
+  ball.shape = SphereShape{Vec3(0, 0.95, 0), 0.15};
+  ball.thickness = 0.005;
+  const DrapeProblem p = make_drape_problem(build_model(make_grid(g), test_material(), ModelType::Feynman),
+                                            Vec3(0, -9.81, 0), {0, 8, 72, 80}, {ball});
+  for (DrapeMethod m : {DrapeMethod::Multigrid, DrapeMethod::Newton, DrapeMethod::Relaxation}) {
+    const DrapeResult r = solve_drape(p, options(m, 1e-6, m == DrapeMethod::Relaxation ? 20000 : 2000));
+    print((std::string("sphere ") + drape_method_name(m)).c_str(), r);
+    EXPECT_TRUE(r.converged) << drape_method_name(m) << ": " << r.message;
+    int touching = 0;
+    for (const Vec3& x : r.x) {
+      Vec3 n;
+      const double d = signed_distance(ball, x, &n);
+      EXPECT_GE(d, ball.thickness - 1e-9) << drape_method_name(m);
+      touching += d < ball.thickness + 1e-6;
+    }
+    EXPECT_GE(touching, 1) << drape_method_name(m) << ": the cloth should rest on the ball";
+    EXPECT_LT(r.energy, drape_energy(p, p.start));
+  }
+}
+
+TEST(StaticDrape, BadInputIsRejectedWithAClearMessage) {
+  const auto message_of = [](const auto& f) -> std::string {
+    try {
+      f();
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "(no InputError)";
+  };
+  const DrapeProblem good = curtain(9);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(message_of([&] { make_drape_problem(good.model, Vec3(0, nan, 0), {0}); }).find("gravity"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { make_drape_problem(good.model, Vec3(0, -9.81, 0), {81}); }).find("out of range"),
+            std::string::npos);
+  ClothModel bad_material = good.model;
+  bad_material.material.stretch = nan;
+  EXPECT_NE(message_of([&] { make_drape_problem(bad_material, Vec3(0, -9.81, 0), {0}); }).find("stretch"),
+            std::string::npos);
+  Collider bad_ball;
+  bad_ball.shape = SphereShape{Vec3(nan, 0, 0), 0.1};
+  EXPECT_NE(message_of([&] { make_drape_problem(good.model, Vec3(0, -9.81, 0), {0}, {bad_ball}); }).find("collider"),
+            std::string::npos);
+
+  DrapeOptions o = options(DrapeMethod::Newton, nan, 10);
+  EXPECT_NE(message_of([&] { solve_drape(good, o); }).find("force_tolerance"), std::string::npos);
+  o = options(DrapeMethod::Relaxation, 1e-6, 10);
+  o.relax.perturbation_deg = nan;
+  EXPECT_NE(message_of([&] { solve_drape(good, o); }).find("perturbation_deg"), std::string::npos);
+  o = options(DrapeMethod::Multigrid, 1e-6, 10);
+  o.multigrid.kc = -1;
+  EXPECT_NE(message_of([&] { solve_drape(good, o); }).find("kc"), std::string::npos);
+
+  // Multigrid needs a generated grid: the same cloth as a mesh without grid size (as from OBJ).
+  RestMesh mesh = good.model.mesh;
+  mesh.grid_nx = mesh.grid_ny = 0;
+  const DrapeProblem no_grid =
+      make_drape_problem(build_model(mesh, test_material(), ModelType::BaraffWitkin), Vec3(0, -9.81, 0), {0, 8});
+  o = options(DrapeMethod::Multigrid, 1e-6, 10);
+  EXPECT_NE(message_of([&] { solve_drape(no_grid, o); }).find("needs a generated grid"), std::string::npos);
+  // ... with odd sides: 8 x 8 cannot be coarsened by taking every second point.
+  GridSpec g;
+  g.nx = g.ny = 8;
+  const DrapeProblem even = make_drape_problem(build_model(make_grid(g), test_material(), ModelType::Feynman),
+                                               Vec3(0, -9.81, 0), {0, 7});
+  EXPECT_NE(message_of([&] { solve_drape(even, o); }).find("odd sides"), std::string::npos);
+  // The other methods take the non-grid mesh (sequential relaxation and Newton need no grid).
+  const DrapeResult r = solve_drape(no_grid, options(DrapeMethod::Newton, 1e-6, 100));
+  EXPECT_TRUE(r.converged) << r.message;
+}
+
+}  // namespace
+}  // namespace cloth
