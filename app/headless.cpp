@@ -9,6 +9,7 @@
 #include "camera.hpp"
 #include "cloth/export.hpp"
 #include "cloth/run_stats.hpp"
+#include "cloth/static_drape.hpp"
 #include "gl_context.hpp"
 #include "offscreen.hpp"
 #include "paths.hpp"
@@ -60,6 +61,24 @@ std::unique_ptr<OffscreenView> make_offscreen_view(const Options& o, const cloth
   }
 }
 
+/// The static drape of --drape, applied as the starting state of the frames.
+void drape(cloth::Simulation& sim, const Options& o) {
+  cloth::DrapeOptions options = cloth::drape_options_from_name(o.drape);
+  options.force_tolerance = o.drape_tolerance;
+  const auto t0 = std::chrono::steady_clock::now();
+  const cloth::DrapeResult r = cloth::solve_drape(cloth::drape_problem_from(sim), options);
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "clothsim: drape (%s): %s after %d iterations (%d fine sweeps), energy %.9g J, "
+                "max residual force %.3g N, %.0f ms",
+                o.drape.c_str(), r.converged ? "converged" : "NOT converged", r.iterations,
+                r.fine_sweeps, r.energy, r.max_force, ms);
+  std::cout << line << "\n";
+  if (!r.converged) std::cout << "clothsim: drape: " << r.message << "\n";
+  sim.set_positions(r.x);
+}
+
 }  // namespace
 
 int run_headless(const Options& o, const cloth::Scene& scene) {
@@ -77,6 +96,8 @@ int run_headless(const Options& o, const cloth::Scene& scene) {
   std::cout << "clothsim: headless '" << scene.name << "': " << sim->model().vertex_count()
             << " vertices, integrator " << sim->solver().integrator << ", dt " << sim->solver().dt
             << " s, " << o.frames << " frames\n";
+
+  if (!o.drape.empty()) drape(*sim, o);
 
   cloth::RunStats stats;
   if (view && recorder.active()) recorder.add_frame(view->render(*sim));  // the initial state

@@ -39,6 +39,13 @@ ParseResult parse_command_line(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0, 100000000));
   cli.add_option("--export-obj", o.export_obj, "Write the final cloth positions as OBJ");
+  cli.add_option("--drape", o.drape,
+                 "Headless: find the static drape (Feynman 1986) before the frames: newton, "
+                 "multigrid-v, multigrid-w, relax-red-black, relax-sequential, relax-jacobi");
+  cli.add_option("--drape-tolerance", o.drape_tolerance,
+                 "Static drape stop rule: largest residual force on a free vertex, N")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cli.add_option("--stats", o.stats_path,
                  "Write run statistics JSON (interactive: also refreshed every 0.5 s)");
   cli.add_option("--record", o.record_path, "Record an H.264 video through ffmpeg (.mp4)");

@@ -17,6 +17,8 @@ struct Options {
   bool headless = false;               ///< --headless, or forced when there is no display
   int frames = 180;                    ///< --frames: headless frames to simulate
   std::string export_obj;              ///< --export-obj PATH ("" = none)
+  std::string drape;                   ///< --drape METHOD: static drape before the frames ("" = none)
+  double drape_tolerance = 1e-5;       ///< --drape-tolerance: its stop rule on the residual force, N
   std::string stats_path;              ///< --stats PATH.json ("" = none)
   std::string record_path;             ///< --record PATH.mp4 ("" = none)
   std::string screenshot_path;         ///< --screenshot PATH.png, written on exit ("" = none)

@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cfloat>
+#include <cmath>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <vector>
 
 #include "cloth/forces.hpp"
@@ -99,11 +102,13 @@ UiActions Ui::build(cloth::Simulation& sim, UiState& state, const UiStats& stats
   ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("clothsim", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
   ImGui::TextDisabled("F1: help");
+  apply_finished_drape(sim);  // even with its section closed
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
     simulation_section(sim, state, actions);
   if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) material_section(sim);
   if (ImGui::CollapsingHeader("Forces", ImGuiTreeNodeFlags_DefaultOpen)) forces_section(sim);
   if (ImGui::CollapsingHeader("Collisions")) collisions_section(sim);
+  if (ImGui::CollapsingHeader("Static drape")) drape_section(sim);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
     view_section(state, stats, actions);
   if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) stats_section(sim, stats);
@@ -310,6 +315,59 @@ void Ui::collisions_section(cloth::Simulation& sim) {
     }
   }
   error_line(solver_error_);
+}
+
+void Ui::apply_finished_drape(cloth::Simulation& sim) {
+  if (std::optional<cloth::DrapeResult> r = drape_.take_result()) {
+    char line[256];
+    std::snprintf(line, sizeof line, "%s: %d iterations, E = %.6g J, max |f| = %.2g N",
+                  r->converged ? "converged" : r->message.c_str(), r->iterations, r->energy, r->max_force);
+    drape_status_ = line;
+    if (!r->x.empty()) sim.set_positions(r->x);  // the cloth at rest in its equilibrium shape
+  }
+}
+
+void Ui::drape_section(cloth::Simulation& sim) {
+  const bool running = drape_.running();
+  ImGui::BeginDisabled(running);
+  if (ImGui::BeginCombo("method", drape_method_.c_str())) {
+    for (const std::string& name : cloth::drape_option_names()) {
+      if (ImGui::Selectable(name.c_str(), name == drape_method_)) drape_method_ = name;
+    }
+    ImGui::EndCombo();
+  }
+  tip("Feynman's minimisers (point relaxation in three orders, multigrid V / W cycles) and "
+      "Newton's method, on the same energy");
+  ImGui::SliderFloat("log10 tolerance", &drape_tolerance_log10_, -9.0f, -2.0f, "%.1f");
+  tip("Stop when the largest residual force on a free vertex is below 10^x N");
+  if (ImGui::Button("Drape it")) {
+    try {
+      drape_.start(sim, drape_method_, std::pow(10.0, double(drape_tolerance_log10_)));
+      drape_status_ = "solving...";
+    } catch (const std::exception& e) {
+      drape_status_ = e.what();
+    }
+  }
+  tip("Find the resting shape directly (energy minimisation) from the current one; the "
+      "simulation then continues from it at rest");
+  ImGui::EndDisabled();
+  if (running) {
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) drape_.cancel();
+  }
+  const std::vector<cloth::DrapeProgress> progress = drape_.progress();
+  if (!progress.empty()) {
+    std::vector<float> log_force;
+    log_force.reserve(progress.size());
+    for (const cloth::DrapeProgress& p : progress) log_force.push_back(float(std::log10(std::max(p.max_force, 1e-30))));
+    const cloth::DrapeProgress& last = progress.back();
+    char overlay[96];
+    std::snprintf(overlay, sizeof overlay, "#%d  E %.6g J", last.iteration, last.energy);
+    ImGui::PlotLines("log10 max|f|", log_force.data(), int(log_force.size()), 0, overlay, FLT_MAX,
+                     FLT_MAX, ImVec2(0, 70));
+    tip("Largest residual force per sweep / cycle / iteration, log10 N");
+  }
+  if (!drape_status_.empty()) ImGui::TextWrapped("%s", drape_status_.c_str());
 }
 
 void Ui::forces_section(cloth::Simulation& sim) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cloth/simulation.hpp"
+#include "drape_job.hpp"
 #include "gl.hpp"
 #include "renderer.hpp"
 #include "step_history.hpp"
@@ -62,6 +63,9 @@ class Ui {
   void material_section(cloth::Simulation& sim);
   void forces_section(cloth::Simulation& sim);
   void collisions_section(cloth::Simulation& sim);
+  void drape_section(cloth::Simulation& sim);
+  /// Puts a finished background drape's result into the simulation.
+  void apply_finished_drape(cloth::Simulation& sim);
   void view_section(UiState& state, const UiStats& stats, UiActions& actions);
   void stats_section(const cloth::Simulation& sim, const UiStats& stats);
   void plots_window(const cloth::Simulation& sim, UiState& state, const StepHistory& history);
@@ -70,6 +74,10 @@ class Ui {
   std::string solver_error_;    ///< last rejected solver edit, shown in red
   std::string material_error_;  ///< last rejected material edit
   std::string forces_error_;    ///< last rejected gravity / wind / drag edit
+  DrapeJob drape_;              ///< the static drape being solved in the background
+  std::string drape_method_ = "multigrid-v";
+  float drape_tolerance_log10_ = -5.0f;  ///< stop rule, log10 of the residual force in N
+  std::string drape_status_;             ///< last drape's outcome, one line
 };
 
 }  // namespace app

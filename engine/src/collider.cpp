@@ -105,14 +105,22 @@ double ellipsoid_distance_local(const Vec3& r, const Vec3& p, Vec3* n_local) {
   Vec3 x;
   const double tiny = 1e-12 * r2_min;
   if (F(-r2_min + tiny, nullptr) < 0) {
-    // p lies on the ellipsoid's medial disk (its component along the shortest axis is ~0) deep
-    // inside: the nearest points are a symmetric pair off that disk; take the one on p's side.
-    for (int i = 0; i < 3; ++i) x[i] = i == min_axis ? 0.0 : r2[i] * p[i] / (r2[i] - r2_min);
+    // p lies on the ellipsoid's medial set (its components along the shortest axes are ~0) deep
+    // inside: t = -min r^2, and the nearest points leave that set along the shortest axes (all
+    // of them when two or three radii are equal and smallest), on p's side.
+    Vec3 shortest = Vec3::Zero();  // p's part along the shortest axes
     double rest = 1;
     for (int i = 0; i < 3; ++i) {
-      if (i != min_axis) rest -= (x[i] / r[i]) * (x[i] / r[i]);
+      if (r2[i] - r2_min <= 1e-12 * r2_min) {
+        x[i] = 0;
+        shortest[i] = p[i];
+      } else {
+        x[i] = r2[i] * p[i] / (r2[i] - r2_min);
+        rest -= (x[i] / r[i]) * (x[i] / r[i]);
+      }
     }
-    x[min_axis] = (p[min_axis] >= 0 ? 1.0 : -1.0) * r[min_axis] * std::sqrt(std::max(rest, 0.0));
+    Vec3 dir = shortest.norm() > 0 ? Vec3(shortest.normalized()) : Vec3(Vec3::Unit(min_axis));
+    x += std::sqrt(std::max(rest, 0.0)) * std::sqrt(r2_min) * dir;
   } else {
     double lo = -r2_min + tiny, hi = r.maxCoeff() * p.norm() + r2.maxCoeff();
     double t = std::max(0.0, lo);

@@ -65,10 +65,10 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
       if (ctx.self_collision.enabled) x_start_ = state.x;
       substep(state, model, ctx, ctx.time + sub * h, h, report.timings.assembly_ms);
       enforce_pins_and_grab(state, ctx, h, grab_start, ctx.time + (sub + 1) * h);
-      project_slides(state, ctx);
       if (method_ == Method::Verlet && ctx.strain_limit >= 0) {
         limit_strain(state, model, *ctx.pinned, ctx.strain_limit, h);
       }
+      project_slides(state, ctx);  // after the strain limit, which moves vertices too
     }
     {
       ScopedTimer timer(report.timings.collision_ms);

@@ -29,6 +29,8 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
     for (int i = 0; i < n; ++i) {
       const ContactState previous = contact_state_[size_t(i)];
       contact_state_[size_t(i)] = ContactState::Free;
+      // Pinned (also moving pins) and grabbed vertices are placed by their own constraints.
+      if ((*ctx.pinned)[i] || (ctx.grab && ctx.grab->vertex == i)) continue;
       for (const Collider& c : *ctx.colliders) {
         Vec3 normal;
         const double depth = c.thickness - signed_distance(c, state.x[i], &normal, t);
@@ -47,7 +49,7 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
         } else {
           constraints_.constrain_direction(i, normal, -vn);
         }
-        contacts_.push_back({i, normal, solid_v, c.friction, c.mu_kinetic(), stick});
+        contacts_.push_back({i, normal, solid_v, c.friction, c.mu_kinetic(), stick, 0.0});
       }
     }
   }
@@ -87,27 +89,33 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
   }
 }
 
-void ImplicitEulerIntegrator::update_contacts(ClothState& state, const ClothModel& model, double h) {
+void ImplicitEulerIntegrator::measure_contact_impulses() {
   if (contacts_.empty()) return;
   A_.multiply(dv_, scratch_);  // e = A dv - b: the impulse the constraints added (kg m/s)
+  for (ConstrainedContact& c : contacts_) {
+    const Vec3 e = scratch_[c.vertex] - b_[c.vertex];
+    c.normal_impulse = e.dot(c.normal);
+    c.tangential_impulse = (e - c.normal_impulse * c.normal).norm();
+  }
+}
+
+void ImplicitEulerIntegrator::apply_contact_friction(ClothState& state, const ClothModel& model,
+                                                     double h) {
   for (const ConstrainedContact& c : contacts_) {
     const int i = c.vertex;
-    const Vec3 e = scratch_[i] - b_[i];
-    const double normal_impulse = e.dot(c.normal);
     ContactState& next = contact_state_[size_t(i)];
-    if (normal_impulse <= 0) {  // the constraint held the vertex down: let it go
+    if (c.normal_impulse <= 0) {  // the constraint held the vertex down: let it go
       next = ContactState::Released;
       continue;
     }
-    const double tangential_impulse = (e - normal_impulse * c.normal).norm();
     if (c.stick) {  // held this substep: stays stuck while inside the friction cone
-      next = tangential_impulse <= c.mu_static * normal_impulse ? ContactState::Stick : ContactState::Slide;
+      next = c.tangential_impulse <= c.mu_static * c.normal_impulse ? ContactState::Stick : ContactState::Slide;
       continue;
     }
     // Sliding: kinetic friction against the slip, at most stopping it (then it sticks).
     const Vec3 rel = state.v[i] - c.solid_velocity;
     const Vec3 slip = rel - rel.dot(c.normal) * c.normal;
-    const double friction_dv = c.mu_kinetic * normal_impulse / model.mass[i];
+    const double friction_dv = c.mu_kinetic * c.normal_impulse / model.mass[i];
     const double slip_speed = slip.norm();
     const Vec3 change = slip_speed > friction_dv ? Vec3(-(friction_dv / slip_speed) * slip) : Vec3(-slip);
     state.v[i] += change;
@@ -193,11 +201,14 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
         state.v[i] += dv_[i];
         state.x[i] += h * state.v[i] + y_[i];
       }
-      update_contacts(state, model, h);
+      measure_contact_impulses();
     }
     for (int k = 1; k < ctx.newton_iterations; ++k) {
       newton_correction(state, model, ctx, ctx.time + (sub + 1) * h, h, report);
     }
+    // Friction after the Newton corrections: they solve backward Euler without it, and would
+    // give a sliding vertex its friction back along the free tangent directions.
+    apply_contact_friction(state, model, h);
     // A last guarantee against penetration (the linearised step can overshoot into a solid it
     // did not touch at the start): pushed out, approaching speed and friction at velocity level
     // only (h = 0: no position change along the surface, which would tear at the neighbours a

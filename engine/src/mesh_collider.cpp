@@ -77,6 +77,15 @@ TriangleMeshSdf::TriangleMeshSdf(std::vector<Vec3> positions,
                        "-" + std::to_string(edge.second) + " has one side only)");
     }
   }
+  // Outward: the enclosed volume (divergence theorem, sum of det(a, b, c) / 6) must be positive;
+  // a mesh with every face flipped passes the edge checks but would put all space inside.
+  double volume = 0;
+  for (const auto& tri : triangles_) {
+    volume += positions_[tri[0]].dot(positions_[tri[1]].cross(positions_[tri[2]])) / 6.0;
+  }
+  if (!(volume > 0)) {
+    throw InputError(what + ": the collider mesh is inside out (its faces point inwards)");
+  }
   // Pseudo-normals: angle-weighted at vertices, the sum of both faces on edges.
   vertex_normals_.assign(n, Vec3::Zero());
   std::map<std::pair<int, int>, Vec3> edge_sum;

@@ -212,7 +212,14 @@ MotionPath parse_motion(const json& node, const std::string& key, std::vector<st
   m.amplitude = f.number("amplitude", m.amplitude, 0, 1e3, "m");
   m.period = f.number("period", m.period, 1e-3, 1e6, "s");
   m.axis_u = unit_vector(f, "axis_u", m.axis_u);
-  m.axis_v = unit_vector(f, "axis_v", m.axis_v);
+  // The path's plane: axis_v made perpendicular to axis_u (Gram-Schmidt), so that a circle stays
+  // a circle whatever two directions were given.
+  const bool v_given = f.has("axis_v");
+  Vec3 v = unit_vector(f, "axis_v", m.axis_v);
+  if (!v_given && std::abs(v.dot(m.axis_u)) > 0.9) v = Vec3::UnitZ();  // the default, turned away
+  const Vec3 v_perp = v - v.dot(m.axis_u) * m.axis_u;
+  if (v_perp.norm() < 1e-6) throw InputError(key + ": axis_u and axis_v must not be parallel");
+  m.axis_v = v_perp.normalized();
   m.seed = static_cast<std::uint32_t>(f.integer("seed", int(m.seed), 0, 1 << 30));
   return m;
 }
@@ -312,7 +319,7 @@ Collider parse_collider(const json& node, const std::string& key, const std::str
     s.offset = f.vector<3>("offset", s.offset, kMaxCoordinate, "m");
     c.shape = s;
   } else {
-    throw InputError(key + ".type must be plane, sphere, capsule, cylinder, box or ellipsoid, got \"" + type + "\"");
+    throw InputError(key + ".type must be plane, sphere, capsule, cylinder, box, ellipsoid or mesh, got \"" + type + "\"");
   }
   c.friction = f.number("friction", c.friction, 0, 10, "");
   if (f.has("kinetic_friction")) c.kinetic_friction = f.number("kinetic_friction", 0, 0, 10, "");
@@ -505,7 +512,8 @@ std::vector<int> resolve_pins(const Scene& scene) {
   std::set<int> vertices;
   for (const PinSpec& pin : scene.pins) {
     const std::vector<int> chosen = select_vertices(scene.mesh, pin);
-    if (!pin.motion.moves() && pin.collider < 0) vertices.insert(chosen.begin(), chosen.end());
+    const bool moves = pin.collider >= 0 ? scene.colliders[size_t(pin.collider)].motion.moves() : pin.motion.moves();
+    if (!moves) vertices.insert(chosen.begin(), chosen.end());  // on a fixed solid: a plain pin
   }
   return {vertices.begin(), vertices.end()};
 }

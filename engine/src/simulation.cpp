@@ -295,6 +295,19 @@ FrameReport Simulation::step() {
   return report;
 }
 
+void Simulation::set_positions(const std::vector<Vec3>& x) {
+  if (x.size() != state_.x.size()) throw InputError("set_positions: wrong number of positions");
+  for (const Vec3& p : x) {
+    if (!p.allFinite()) throw InputError("set_positions: a position is not finite");
+  }
+  state_.x = x;
+  for (Vec3& v : state_.v) v.setZero();
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (pinned_[i]) pin_positions_[i] = x[i];
+  }
+  ++state_version_;
+}
+
 void Simulation::reset() {
   state_ = initial_state_;
   pinned_ = initial_pinned_;

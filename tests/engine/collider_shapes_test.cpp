@@ -116,6 +116,37 @@ TEST(ColliderShapes, EllipsoidDistanceIsTheNearestSurfacePoint) {
   }
 }
 
+TEST(ColliderShapes, EllipsoidWithEqualShortestAxesHasFiniteDistances) {
+  // Points on the medial set of spheroids and a sphere-shaped ellipsoid, where the general
+  // formula divides 0 by 0.
+  struct Case { Vec3 radii, p; };
+  const Case cases[] = {
+      {Vec3(0.3, 0.2, 0.2), Vec3(0.05, 0, 0)},
+      {Vec3(0.2, 0.2, 0.2), Vec3(0, 0, 0)},
+      {Vec3(0.2, 0.2, 0.3), Vec3(0, 0, 0.02)},
+      {Vec3(0.3, 0.3, 0.1), Vec3(0.01, 0.02, 0)},
+  };
+  for (const Case& c : cases) {
+    Vec3 n;
+    const double d = shape_signed_distance(EllipsoidShape{Vec3::Zero(), c.radii, Eigen::Matrix3d::Identity()}, c.p, &n);
+    ASSERT_TRUE(std::isfinite(d)) << c.radii.transpose() << " at " << c.p.transpose();
+    ASSERT_TRUE(n.allFinite());
+    EXPECT_NEAR(n.norm(), 1.0, 1e-12);
+    EXPECT_LT(d, 0) << "inside";
+    // Nearest surface points: checked against dense sampling as in the general test.
+    double nearest = 1e9;
+    for (int i = 0; i <= 300; ++i) {
+      for (int j = 0; j < 600; ++j) {
+        const double th = kPi * i / 300, ph = 2 * kPi * j / 600;
+        const Vec3 s(c.radii.x() * std::sin(th) * std::cos(ph), c.radii.y() * std::sin(th) * std::sin(ph),
+                     c.radii.z() * std::cos(th));
+        nearest = std::min(nearest, (c.p - s).norm());
+      }
+    }
+    EXPECT_NEAR(-d, nearest, 3e-3) << c.radii.transpose() << " at " << c.p.transpose();
+  }
+}
+
 TEST(ColliderShapes, MovingColliderIsWhereItsPathPutsIt) {
   Collider c{SphereShape{Vec3::Zero(), 0.2}};
   c.motion.kind = MotionPath::Kind::Linear;
@@ -162,6 +193,14 @@ TEST(MeshCollider, OpenOrBadlyOrientedMeshesAreRejected) {
   auto flipped = tetra;
   std::swap(flipped[3][0], flipped[3][1]);
   EXPECT_THROW(TriangleMeshSdf(p, flipped, "flipped"), InputError);
+  auto inside_out = tetra;
+  for (auto& t : inside_out) std::swap(t[0], t[1]);  // every face flipped: edges still pair up
+  try {
+    TriangleMeshSdf(p, inside_out, "inside-out");
+    ADD_FAILURE() << "an inside-out mesh was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("inside out"), std::string::npos) << e.what();
+  }
   std::vector<Vec3> flat = p;
   flat[3] = Vec3(0.5, 0.5, 0);  // on the edge 1-2: triangle {1, 2, 3} has zero area
   EXPECT_THROW(TriangleMeshSdf(flat, tetra, "degenerate"), InputError);

@@ -93,7 +93,8 @@ struct InclineResult {
   double seconds;
 };
 
-InclineResult slide_on_incline(const std::string& integrator, double angle, double mu_s, double mu_k) {
+InclineResult slide_on_incline(const std::string& integrator, double angle, double mu_s, double mu_k,
+                               int newton_iterations = 1) {
   GridSpec spec;
   spec.width = spec.height = 0.2;
   spec.nx = spec.ny = 5;
@@ -107,6 +108,7 @@ InclineResult slide_on_incline(const std::string& integrator, double angle, doub
   SolverSettings solver;
   solver.integrator = integrator;
   solver.substeps = integrator == "implicit" ? 2 : 20;
+  solver.newton_iterations = newton_iterations;
   SpringMaterial material;
   material.velocity_damping = 0;  // a sliding block feels friction only
   Simulation sim(build_model(mesh, material), {slope}, {}, solver, Vec3(0, -9.81, 0));
@@ -133,6 +135,34 @@ TEST_P(Incline, StaysBelowTheFrictionAngleAndSlidesAboveItAtTheCoulombRate) {
   const double expected = 0.5 * g * (std::sin(slide) - mu_k * std::cos(slide)) * moving.seconds * moving.seconds;
   EXPECT_NEAR(moving.displacement, expected, 0.05 * expected)
       << "a block sliding with mu_k = 0.3 moves 1/2 g (sin a - mu_k cos a) t^2";
+}
+
+TEST(Incline, FullyImplicitNewtonStepsKeepTheKineticFriction) {
+  const double slide = std::atan(0.7), g = 9.81;
+  const InclineResult r = slide_on_incline("implicit", slide, 0.5, 0.3, /*newton_iterations=*/3);
+  const double expected = 0.5 * g * (std::sin(slide) - 0.3 * std::cos(slide)) * r.seconds * r.seconds;
+  EXPECT_NEAR(r.displacement, expected, 0.05 * expected);
+}
+
+// A pinned corner on a moving floor stays on its pin: the pin, not the friction, places it.
+TEST(Contacts, PinnedVertexOnAMovingSolidStaysPinned) {
+  for (const std::string integrator : {"implicit", "verlet", "xpbd"}) {
+    GridSpec spec;
+    spec.width = spec.height = 0.3;
+    spec.nx = spec.ny = 6;
+    spec.center = Vec3(0, 0.002, 0);
+    Collider belt{PlaneShape{}, 0.003, 0.8};
+    belt.motion.kind = MotionPath::Kind::Linear;
+    belt.motion.velocity = Vec3(1, 0, 0);
+    SolverSettings solver;
+    solver.integrator = integrator;
+    solver.substeps = integrator == "implicit" ? 1 : 20;
+    const RestMesh mesh = make_grid(spec);
+    Simulation sim(build_model(mesh, SpringMaterial{}), {belt}, {0}, solver, Vec3(0, -9.81, 0));
+    for (int f = 0; f < 30; ++f) sim.step();
+    EXPECT_EQ(sim.state().x[0], mesh.positions[0]) << integrator;
+    EXPECT_GT(sim.state().x[35].x() - mesh.positions[35].x(), 0.01) << integrator << ": the belt drags the free corner";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryContactPath, Incline,

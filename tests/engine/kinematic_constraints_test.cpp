@@ -173,6 +173,9 @@ TEST(KinematicScene, ParsesMovingPinsSlidesAndRejectsConflicts) {
   bad["cloth"]["pins"][1]["collider"] = 3;
   EXPECT_THROW(parse_scene(bad, ".", warnings), InputError);
   bad = doc;
+  bad["cloth"]["pins"][0]["motion"]["axis_v"] = {2, 0, 0};  // parallel to axis_u
+  EXPECT_THROW(parse_scene(bad, ".", warnings), InputError);
+  bad = doc;
   bad["cloth"]["pins"][0]["motion"]["type"] = "zigzag";
   EXPECT_THROW(parse_scene(bad, ".", warnings), InputError);
   bad = doc;

@@ -22,10 +22,13 @@ class ImplicitEulerIntegrator final : public Integrator {
   /// Builds the constraints of one substep and the position alteration y.
   void gather_constraints(const ClothState& state, const StepContext& ctx, double t, double h);
   /// B&W section 5: the constraint impulse of each contact is the residual e = A dv - b of the
-  /// solve. A stuck vertex is released to slide when its tangential part exceeds mu_s times its
-  /// normal part; a sliding one loses mu_k times the normal part of its slip speed and sticks
-  /// once that stops it; a contact that pulls (negative normal impulse) is released.
-  void update_contacts(ClothState& state, const ClothModel& model, double h);
+  /// (first) solve; stored in contacts_.
+  void measure_contact_impulses();
+  /// From those impulses: a stuck vertex is released to slide when the tangential part exceeds
+  /// mu_s times the normal part; a sliding one loses mu_k times the normal part of its slip
+  /// speed and sticks once that stops it; a contact that pulls (negative normal impulse) is
+  /// released. Sets each contact's state for the next substep.
+  void apply_contact_friction(ClothState& state, const ClothModel& model, double h);
   /// dv_ = A_^-1 b_ under `constraints`, by the modified PCG or the direct reference solve.
   void solve_system(const VertexConstraints& constraints, const StepContext& ctx, StepReport& report);
   /// One more Newton iteration of the backward Euler equation from the current iterate.
@@ -46,6 +49,7 @@ class ImplicitEulerIntegrator final : public Integrator {
     Vec3 normal, solid_velocity;
     double mu_static, mu_kinetic;
     bool stick;
+    double normal_impulse = 0, tangential_impulse = 0;  ///< of the constraint, kg m/s
   };
   std::vector<ConstrainedContact> contacts_;  ///< this substep's contact constraints
   std::vector<ContactState> contact_state_;   ///< per vertex, carried across steps

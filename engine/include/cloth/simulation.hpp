@@ -116,6 +116,9 @@ class Simulation {
   /// dt / 2^k chosen by the section 7 controller, discarded and halved when they fail, at most
   /// kMaxAdaptiveAttempts of them per frame.
   FrameReport step();
+  /// Puts the cloth at `x` at rest (zero velocity), e.g. a static drape's result; pinned vertices
+  /// stay pinned where `x` puts them. Throws InputError for a wrong size or non-finite positions.
+  void set_positions(const std::vector<Vec3>& x);
   /// Back to the initial positions, zero velocity, the initial pins; settings are kept.
   void reset();
 

@@ -122,4 +122,15 @@ double drape_max_force(const DrapeProblem& problem, const std::vector<Vec3>& x);
 
 const char* drape_method_name(DrapeMethod m);
 
+class Simulation;
+/// The drape problem of a running simulation: its model, gravity, pinned vertices and solids,
+/// starting from its current positions.
+DrapeProblem drape_problem_from(const Simulation& sim);
+
+/// Named option sets for the CLI (--drape NAME) and the UI: "newton", "multigrid-v",
+/// "multigrid-w", "relax-red-black", "relax-sequential", "relax-jacobi". Throws InputError
+/// listing the names for any other.
+DrapeOptions drape_options_from_name(const std::string& name);
+std::vector<std::string> drape_option_names();
+
 }  // namespace cloth

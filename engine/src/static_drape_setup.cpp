@@ -1,0 +1,55 @@
+// Static drape set-up from a running simulation, and the named option sets of the CLI and UI.
+#include "cloth/error.hpp"
+#include "cloth/simulation.hpp"
+#include "cloth/static_drape.hpp"
+
+namespace cloth {
+namespace {
+
+struct NamedOptions {
+  const char* name;
+  DrapeMethod method;
+  RelaxOrder order;
+  bool w_cycle;
+};
+
+constexpr NamedOptions kNamed[] = {
+    {"newton", DrapeMethod::Newton, RelaxOrder::RedBlack, false},
+    {"multigrid-v", DrapeMethod::Multigrid, RelaxOrder::RedBlack, false},
+    {"multigrid-w", DrapeMethod::Multigrid, RelaxOrder::RedBlack, true},
+    {"relax-red-black", DrapeMethod::Relaxation, RelaxOrder::RedBlack, false},
+    {"relax-sequential", DrapeMethod::Relaxation, RelaxOrder::Sequential, false},
+    {"relax-jacobi", DrapeMethod::Relaxation, RelaxOrder::Jacobi, false},
+};
+
+}  // namespace
+
+DrapeProblem drape_problem_from(const Simulation& sim) {
+  std::vector<int> pinned;
+  for (int i = 0; i < sim.model().vertex_count(); ++i) {
+    if (sim.is_pinned(i)) pinned.push_back(i);
+  }
+  return make_drape_problem(sim.model(), sim.gravity(), pinned, sim.colliders(), sim.state().x);
+}
+
+DrapeOptions drape_options_from_name(const std::string& name) {
+  for (const NamedOptions& n : kNamed) {
+    if (name != n.name) continue;
+    DrapeOptions o;
+    o.method = n.method;
+    o.relax.order = n.order;
+    o.multigrid.w_cycle = n.w_cycle;
+    return o;
+  }
+  std::string list;
+  for (const std::string& n : drape_option_names()) list += (list.empty() ? "" : ", ") + n;
+  throw InputError("unknown drape method \"" + name + "\" (" + list + ")");
+}
+
+std::vector<std::string> drape_option_names() {
+  std::vector<std::string> names;
+  for (const NamedOptions& n : kNamed) names.emplace_back(n.name);
+  return names;
+}
+
+}  // namespace cloth
