@@ -56,6 +56,11 @@ void MouseController::press(int button, int mods, double x, double y, WindowExte
       try_toggle_pin(x, y, win, camera, sim);
       return;
     }
+    if (shift) {
+      drag_ = try_grab_solid(x, y, win, camera, sim) ? Drag::Solid : Drag::Orbit;
+      drag_button_ = button;
+      return;
+    }
     drag_ = try_grab(x, y, win, camera, sim) ? Drag::Grab : Drag::Orbit;
   } else if (button == GLFW_MOUSE_BUTTON_RIGHT) {
     drag_ = shift ? Drag::Pan : Drag::Orbit;
@@ -82,6 +87,29 @@ bool MouseController::try_grab(double x, double y, WindowExtent win, const Orbit
   grab_log_.push_back(record);
   sim.grab(hit->vertex, hit->point);
   return true;
+}
+
+bool MouseController::try_grab_solid(double x, double y, WindowExtent win,
+                                     const OrbitCamera& camera, const cloth::Simulation& sim) {
+  const Ray ray = camera.ray_through(x, y, win.width, win.height);
+  const auto hit = cloth::pick_collider(sim.colliders(), sim.time(), to_cloth(ray.origin),
+                                        to_cloth(ray.direction));
+  if (!hit) return false;
+  solid_ = hit->collider;
+  solid_start_offset_ = to_glm(sim.colliders()[size_t(solid_)].offset);
+  plane_point_ = to_glm(hit->point);
+  plane_normal_ = glm::dvec3(camera.forward());
+  return true;
+}
+
+std::optional<glm::dvec3> MouseController::on_drag_plane(double x, double y, WindowExtent win,
+                                                         const OrbitCamera& camera) const {
+  const Ray ray = camera.ray_through(x, y, win.width, win.height);
+  const double denom = glm::dot(ray.direction, plane_normal_);
+  if (std::abs(denom) < 1e-6) return std::nullopt;
+  const double t = glm::dot(plane_point_ - ray.origin, plane_normal_) / denom;
+  if (t <= 0) return std::nullopt;
+  return ray.origin + t * ray.direction;
 }
 
 void MouseController::try_toggle_pin(double x, double y, WindowExtent win,
@@ -117,16 +145,17 @@ void MouseController::move(double x, double y, WindowExtent win, OrbitCamera& ca
       camera.pan(float(dx), float(dy), float(win.height));
       return;
     case Drag::Grab: {
-      // Intersect the cursor ray with the drag plane; a ray (nearly) parallel to it, or one
-      // meeting it behind the eye, leaves the target where it was.
-      const Ray ray = camera.ray_through(x, y, win.width, win.height);
-      const double denom = glm::dot(ray.direction, plane_normal_);
-      if (std::abs(denom) < 1e-6) return;
-      const double t = glm::dot(plane_point_ - ray.origin, plane_normal_) / denom;
-      if (t <= 0) return;
-      const glm::dvec3 target = ray.origin + t * ray.direction;
-      sim.move_grab(to_cloth(target));
-      if (!grab_log_.empty()) grab_log_.back().last_target = target;
+      // A ray (nearly) parallel to the drag plane, or meeting it behind the eye, leaves the
+      // target where it was.
+      const std::optional<glm::dvec3> target = on_drag_plane(x, y, win, camera);
+      if (!target) return;
+      sim.move_grab(to_cloth(*target));
+      if (!grab_log_.empty()) grab_log_.back().last_target = *target;
+      return;
+    }
+    case Drag::Solid: {
+      const std::optional<glm::dvec3> target = on_drag_plane(x, y, win, camera);
+      if (target) sim.set_collider_offset(solid_, to_cloth(solid_start_offset_ + (*target - plane_point_)));
       return;
     }
   }

@@ -1,7 +1,8 @@
 #pragma once
 // Mouse interaction: left-press on the cloth grabs the vertex under the cursor and drags it in
-// the plane through the grab point facing the camera; left-drag on empty space or right-drag
-// orbits; middle-drag or shift+right-drag pans; the wheel zooms; ctrl+left-click toggles a pin.
+// the plane through the grab point facing the camera; shift+left-press on a solid drags the solid
+// the same way; left-drag on empty space or right-drag orbits; middle-drag or shift+right-drag
+// pans; the wheel zooms; ctrl+left-click toggles a pin.
 // Coordinates are window coordinates (px, origin top-left), as GLFW reports the cursor.
 #include <glm/glm.hpp>
 #include <optional>
@@ -45,12 +46,17 @@ class MouseController {
   const std::vector<GrabRecord>& grab_log() const { return grab_log_; }
 
  private:
-  enum class Drag { None, Orbit, Pan, Grab };
+  enum class Drag { None, Orbit, Pan, Grab, Solid };
 
   bool try_grab(double x, double y, WindowExtent win, const OrbitCamera& camera,
                 cloth::Simulation& sim);
   void try_toggle_pin(double x, double y, WindowExtent win, const OrbitCamera& camera,
                       cloth::Simulation& sim);
+  bool try_grab_solid(double x, double y, WindowExtent win, const OrbitCamera& camera,
+                      const cloth::Simulation& sim);
+  /// Where the cursor ray meets the drag plane, if in front of the eye and not parallel.
+  std::optional<glm::dvec3> on_drag_plane(double x, double y, WindowExtent win,
+                                          const OrbitCamera& camera) const;
 
   Drag drag_ = Drag::None;
   int drag_button_ = -1;
@@ -58,6 +64,8 @@ class MouseController {
   glm::dvec3 plane_point_{0.0};   ///< the drag plane passes through the grab point...
   glm::dvec3 plane_normal_{0.0};  ///< ...and faces the camera (its view direction)
   std::vector<GrabRecord> grab_log_;
+  int solid_ = -1;                ///< the solid being dragged
+  glm::dvec3 solid_start_offset_{0.0};
 };
 
 }  // namespace app

@@ -215,7 +215,7 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, int
   lit_.set("u_specular", 0.35f);
   for (size_t k = 0; k < collider_meshes_.size(); ++k) {
     if (!collider_meshes_[k]) continue;
-    const cloth::Vec3 offset = sim.colliders()[k].motion.offset(sim.time());
+    const cloth::Vec3 offset = sim.colliders()[k].displacement(sim.time());
     lit_.set("u_model", glm::translate(glm::mat4(1.0f), to_glm(offset)));
     glBindVertexArray(collider_meshes_[k]->vao.id());
     glDrawElements(GL_TRIANGLES, collider_meshes_[k]->index_count, GL_UNSIGNED_INT, nullptr);

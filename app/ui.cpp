@@ -561,6 +561,7 @@ void Ui::help_overlay(UiState& state) {
   static const char* const kBindings[][2] = {
       {"Left-drag on cloth", "grab the vertex under the cursor and drag it"},
       {"Ctrl + left-click", "pin / unpin the vertex under the cursor"},
+      {"Shift + left-drag on a solid", "move the solid (sphere, box, ...); Reset puts it back"},
       {"Left-drag on empty space", "orbit the camera"},
       {"Right-drag", "orbit the camera"},
       {"Middle-drag, Shift + right-drag", "pan the camera"},

@@ -170,7 +170,7 @@ double shape_signed_distance(const Shape& shape, const Vec3& p, Vec3* normal) {
 
 double signed_distance(const Collider& c, const Vec3& p, Vec3* normal, double t) {
   // A moving solid: the point as seen from the solid's starting place.
-  const Vec3 local = c.motion.moves() ? Vec3(p - c.motion.offset(t)) : p;
+  const Vec3 local = p - c.displacement(t);
   return shape_signed_distance(c.shape, local, normal);
 }
 

@@ -37,4 +37,26 @@ std::optional<PickHit> pick(const RestMesh& mesh, const ClothState& state, const
   return best;
 }
 
+std::optional<ColliderHit> pick_collider(const std::vector<Collider>& colliders, double t,
+                                         const Vec3& origin, const Vec3& direction,
+                                         double max_distance) {
+  const Vec3 dir = direction.normalized();
+  std::optional<ColliderHit> best;
+  for (size_t k = 0; k < colliders.size(); ++k) {
+    if (std::holds_alternative<PlaneShape>(colliders[k].shape)) continue;
+    // Sphere tracing: the signed distance is a safe step (no surface is nearer than it).
+    double s = 0;
+    Vec3 n;
+    for (int it = 0; it < 256 && s < max_distance; ++it) {
+      const double d = signed_distance(colliders[k], origin + s * dir, &n, t);
+      if (d < 1e-5) {
+        if (!best || s < best->distance) best = ColliderHit{int(k), s, origin + s * dir};
+        break;
+      }
+      s += d;
+    }
+  }
+  return best;
+}
+
 }  // namespace cloth

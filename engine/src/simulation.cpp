@@ -295,6 +295,11 @@ FrameReport Simulation::step() {
   return report;
 }
 
+void Simulation::set_collider_offset(int k, const Vec3& offset) {
+  if (k < 0 || k >= int(colliders_.size()) || !offset.allFinite()) return;
+  colliders_[size_t(k)].offset = offset;
+}
+
 void Simulation::set_positions(const std::vector<Vec3>& x) {
   if (x.size() != state_.x.size()) throw InputError("set_positions: wrong number of positions");
   for (const Vec3& p : x) {
@@ -313,6 +318,7 @@ void Simulation::reset() {
   pinned_ = initial_pinned_;
   pin_positions_ = initial_state_.x;
   moving_pins_ = initial_moving_pins_;
+  for (Collider& c : colliders_) c.offset.setZero();  // solids moved by hand go back too
   grab_.reset();
   controller_.restart();
   time_ = 0;

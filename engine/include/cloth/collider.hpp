@@ -75,6 +75,11 @@ struct Collider {
   std::optional<double> kinetic_friction;
   /// Scripted motion of the whole solid (translation); fixed by default.
   MotionPath motion;
+  /// Translation set by hand (the app's mouse drag), on top of the motion, m.
+  Vec3 offset = Vec3::Zero();
+
+  /// Where the solid is at time t relative to where the scene put it, m.
+  Vec3 displacement(double t) const { return motion.offset(t) + offset; }
 
   double mu_kinetic() const { return kinetic_friction.value_or(friction); }
 };

@@ -99,6 +99,10 @@ class Simulation {
   const std::vector<MovingPin>& moving_pins() const { return moving_pins_; }
   const std::vector<SlideConstraint>& slides() const { return slides_; }
 
+  /// Moves solid k by hand (the mouse) to `offset` from where the scene put it (on top of its
+  /// motion), m. Ignored for an index out of range or a non-finite offset.
+  void set_collider_offset(int k, const Vec3& offset);
+
   bool is_pinned(int vertex) const { return pinned_[vertex] != 0; }
   /// Pins `vertex` where it is now, or releases it (a moving pin stops following its path).
   void set_pinned(int vertex, bool pinned);
@@ -119,7 +123,8 @@ class Simulation {
   /// Puts the cloth at `x` at rest (zero velocity), e.g. a static drape's result; pinned vertices
   /// stay pinned where `x` puts them. Throws InputError for a wrong size or non-finite positions.
   void set_positions(const std::vector<Vec3>& x);
-  /// Back to the initial positions, zero velocity, the initial pins; settings are kept.
+  /// Back to the initial positions, zero velocity, the initial pins, solids where the scene put
+  /// them; settings are kept.
   void reset();
 
   double time() const { return time_; }            ///< s
