@@ -19,9 +19,21 @@ struct VertexConstraints {
   void constrain_direction(int i, const Vec3& p, double dv_along);
 };
 
+/// Preconditioner of the modified PCG. `diagonal` is B&W's P = diag(A) (section 5.3);
+/// `block_jacobi` inverts each vertex's 3x3 diagonal block restricted to its free directions,
+/// P_i^-1 = S_i (S_i A_ii S_i + I - S_i)^-1 S_i: the block-Jacobi preconditioner of the reduced
+/// system S A S, so it is exact per vertex for the anisotropic stretch blocks and never mixes a
+/// constrained direction into a free one.
+enum class Preconditioner { diagonal, block_jacobi };
+
 struct PcgSettings {
   double tolerance = 1e-6;   ///< epsilon of section 5.3: stop when the filtered residual is below eps |b|
   int max_iterations = 500;
+  Preconditioner preconditioner = Preconditioner::block_jacobi;
+  /// Start from z + S dv_in (the dv passed in, projected onto the free directions: e.g. the last
+  /// step's dv) instead of B&W's dv = z. Ignored when dv's size is not A's. The stopping test
+  /// stays relative to the filtered b, so the answer's accuracy does not depend on the guess.
+  bool warm_start = false;
 };
 
 struct SolveReport {
@@ -31,7 +43,8 @@ struct SolveReport {
 };
 
 /// Baraff-Witkin's modified preconditioned CG (section 5.3). Whatever the number of iterations,
-/// the component of dv_i along the constrained directions of vertex i equals z_i exactly.
+/// the component of dv_i along the constrained directions of vertex i equals z_i exactly. dv is an
+/// input too when settings.warm_start is set.
 SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
                          const VertexConstraints& c, const PcgSettings& settings,
                          std::vector<Vec3>& dv);
