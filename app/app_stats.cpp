@@ -24,7 +24,7 @@ nlohmann::json make_app_stats(const cloth::Simulation& sim, const OrbitCamera& c
   j["paused"] = s.paused;
   j["displayed_frames"] = s.displayed_frames;
 
-  const cloth::RestMesh& mesh = sim.model().mesh;
+  const cloth::RestMesh& mesh = sim.intact_mesh();  // a torn cloth's corners keep their indices
   if (mesh.is_grid()) {
     const int nx = mesh.grid_nx, ny = mesh.grid_ny;
     const struct {

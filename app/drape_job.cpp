@@ -14,8 +14,15 @@ DrapeJob::~DrapeJob() {
 
 void DrapeJob::start(const cloth::Simulation& sim, const std::string& method, double tolerance) {
   if (running()) return;
-  cloth::DrapeOptions options = cloth::drape_options_from_name(method);
-  options.force_tolerance = tolerance;
+  // Weil's geometric model has no energy-minimiser options and no per-sweep energy to plot; its
+  // averaging sweeps only check for a cancel.
+  const bool geometric = method == cloth::kGeometricDrapeName;
+  cloth::DrapeOptions options;
+  cloth::WeilOptions weil;
+  if (!geometric) {
+    options = cloth::drape_options_from_name(method);
+    options.force_tolerance = tolerance;
+  }
   cloth::DrapeProblem problem = cloth::drape_problem_from(sim);  // throws before anything starts
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -28,10 +35,13 @@ void DrapeJob::start(const cloth::Simulation& sim, const std::string& method, do
     std::lock_guard<std::mutex> lock(mutex_);
     progress_.push_back(p);
   };
-  future_ = std::async(std::launch::async, [this, problem = std::move(problem), options]() {
+  weil.on_sweep = [this](int, double) {
+    if (cancel_) throw Cancelled{};
+  };
+  future_ = std::async(std::launch::async, [this, problem = std::move(problem), options, weil, geometric]() {
     cloth::DrapeResult result;
     try {
-      result = cloth::solve_drape(problem, options);
+      result = geometric ? cloth::geometric_drape(problem, weil) : cloth::solve_drape(problem, options);
     } catch (const Cancelled&) {
       result.message = "cancelled";
     } catch (const std::exception& e) {

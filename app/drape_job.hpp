@@ -1,8 +1,9 @@
 #pragma once
-// A static drape (Feynman's energy minimisation, engine/static_drape.hpp) solved in a background
-// thread, so the window stays responsive and shows the energy and residual force per sweep while
-// it runs. The problem is a copy of the simulation's cloth at the start; the result is applied
-// by the caller (Simulation::set_positions) once it is taken.
+// A static drape (Feynman's energy minimisation, engine/static_drape.hpp, or Weil's geometric
+// model, engine/weil_drape.hpp) solved in a background thread, so the window stays responsive and
+// shows the energy and residual force per sweep while it runs (not for the geometric model). The
+// problem is a copy of the simulation's cloth at the start; the result is applied by the caller
+// (Simulation::set_positions) once it is taken.
 #include <atomic>
 #include <future>
 #include <mutex>
@@ -12,6 +13,7 @@
 
 #include "cloth/simulation.hpp"
 #include "cloth/static_drape.hpp"
+#include "cloth/weil_drape.hpp"
 
 namespace app {
 
@@ -22,9 +24,10 @@ class DrapeJob {
   DrapeJob& operator=(const DrapeJob&) = delete;
   ~DrapeJob();  ///< cancels a running solve and waits for it (at most one sweep)
 
-  /// Starts a solve of `sim`'s drape problem with the named options (drape_option_names()) and a
-  /// stop rule of `tolerance` N. Throws InputError for bad options or a model / mesh the method
-  /// cannot take; does nothing while another solve runs.
+  /// Starts a solve of `sim`'s drape problem with the named method (drape_method_names()) and a
+  /// stop rule of `tolerance` N (not used by "geometric", which stops on its averaging change).
+  /// Throws InputError for bad options or a model / mesh the method cannot take; does nothing
+  /// while another solve runs.
   void start(const cloth::Simulation& sim, const std::string& method, double tolerance);
   bool running() const { return future_.valid() && !finished_; }
   /// The finished result, once (nullopt while running or when nothing was started). A cancelled

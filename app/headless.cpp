@@ -10,6 +10,7 @@
 #include "cloth/export.hpp"
 #include "cloth/run_stats.hpp"
 #include "cloth/static_drape.hpp"
+#include "cloth/weil_drape.hpp"
 #include "gl_context.hpp"
 #include "offscreen.hpp"
 #include "paths.hpp"
@@ -61,12 +62,19 @@ std::unique_ptr<OffscreenView> make_offscreen_view(const Options& o, const cloth
   }
 }
 
-/// The static drape of --drape, applied as the starting state of the frames.
+/// The static drape of --drape, applied as the starting state of the frames. "geometric" (Weil's
+/// model) stops on its own averaging change, not on --drape-tolerance.
 void drape(cloth::Simulation& sim, const Options& o) {
-  cloth::DrapeOptions options = cloth::drape_options_from_name(o.drape);
-  options.force_tolerance = o.drape_tolerance;
+  const bool geometric = o.drape == cloth::kGeometricDrapeName;
+  cloth::DrapeOptions options;
+  if (!geometric) {
+    options = cloth::drape_options_from_name(o.drape);
+    options.force_tolerance = o.drape_tolerance;
+  }
   const auto t0 = std::chrono::steady_clock::now();
-  const cloth::DrapeResult r = cloth::solve_drape(cloth::drape_problem_from(sim), options);
+  const cloth::DrapeProblem problem = cloth::drape_problem_from(sim);
+  const cloth::DrapeResult r = geometric ? cloth::geometric_drape(problem, cloth::WeilOptions{})
+                                         : cloth::solve_drape(problem, options);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   char line[512];
   std::snprintf(line, sizeof line,
@@ -75,7 +83,7 @@ void drape(cloth::Simulation& sim, const Options& o) {
                 o.drape.c_str(), r.converged ? "converged" : "NOT converged", r.iterations,
                 r.fine_sweeps, r.energy, r.max_force, ms);
   std::cout << line << "\n";
-  if (!r.converged) std::cout << "clothsim: drape: " << r.message << "\n";
+  if (!r.converged || geometric) std::cout << "clothsim: drape: " << r.message << "\n";
   sim.set_positions(r.x);
 }
 

@@ -2,7 +2,9 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <filesystem>
 
+#include "cloth/error.hpp"
 #include "paths.hpp"
 
 namespace app {
@@ -23,6 +25,16 @@ std::optional<WindowSize> parse_window_size(const std::string& text) {
   return size;
 }
 
+std::string case_scene_path(const std::string& test_case) {
+  // Seed 004 asks for a way to set up the initial state by case number (1, 2 or 3).
+  const char* file = test_case == "1"   ? "case1_patch.json"
+                     : test_case == "2" ? "case2_flag.json"
+                     : test_case == "3" ? "waving_handkerchief.json"
+                                        : nullptr;
+  if (file == nullptr) throw cloth::InputError("--case must be 1, 2 or 3 (seed 004's test cases), got '" + test_case + "'");
+  return (std::filesystem::path(default_scene_path()).parent_path() / file).string();
+}
+
 ParseResult parse_command_line(int argc, char** argv) {
   ParseResult result;
   Options& o = result.options;
@@ -32,7 +44,11 @@ ParseResult parse_command_line(int argc, char** argv) {
   CLI::App cli{"clothsim: interactive real-time cloth simulator (SI units throughout)", "clothsim"};
   std::string integrator;
   std::string window_text;
+  std::string test_case;
   cli.add_option("--scene", o.scene_path, "Scene JSON file")->capture_default_str();
+  cli.add_option("--case", test_case,
+                 "Seed 004's test case: 1 (horizontal patch, two adjacent corners pinned), "
+                 "2 (vertical flag in wind), 3 (waving handkerchief); instead of --scene");
   cli.add_flag("--headless", o.headless,
                "Run without a window (automatic when DISPLAY is not set)");
   cli.add_option("--frames", o.frames, "Headless: number of fixed steps (frames) to simulate")
@@ -41,7 +57,7 @@ ParseResult parse_command_line(int argc, char** argv) {
   cli.add_option("--export-obj", o.export_obj, "Write the final cloth positions as OBJ");
   cli.add_option("--drape", o.drape,
                  "Headless: find the static drape (Feynman 1986) before the frames: newton, "
-                 "multigrid-v, multigrid-w, relax-red-black, relax-sequential, relax-jacobi");
+                 "multigrid-v, multigrid-w, relax-red-black, relax-sequential, relax-jacobi, or geometric (Weil's catenaries, seed 003)");
   cli.add_option("--drape-tolerance", o.drape_tolerance,
                  "Static drape stop rule: largest residual force on a free vertex, N")
       ->check(CLI::PositiveNumber)
@@ -75,6 +91,10 @@ ParseResult parse_command_line(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     result.exit_code = cli.exit(e);
     return result;
+  }
+  if (cli.count("--case") > 0) {
+    if (cli.count("--scene") > 0) throw cloth::InputError("--case and --scene both name a scene: give one");
+    o.scene_path = case_scene_path(test_case);
   }
   if (!integrator.empty()) o.overrides.push_back("solver.integrator=" + integrator);
   return result;

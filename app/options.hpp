@@ -31,6 +31,10 @@ struct Options {
 /// Parses "WxH" (e.g. "1024x768"); nullopt if malformed or outside 16..16384 px.
 std::optional<WindowSize> parse_window_size(const std::string& text);
 
+/// The scene file of seed 004's test case "1", "2" or "3" (--case); throws cloth::InputError
+/// (one line) for anything else.
+std::string case_scene_path(const std::string& test_case);
+
 /// Result of parsing argv: either options to run with, or an exit code to return right away
 /// (--help prints usage and gives 0; a bad argument prints CLI11's message and gives non-zero).
 struct ParseResult {

@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "collider_meshes.hpp"
+#include "heat_map.hpp"
 #include "normals.hpp"
 
 namespace app {
@@ -38,24 +39,7 @@ void attrib_vec3(GLuint index, GLsizei stride, std::size_t offset) {
 
 Renderer::Renderer(const std::string& shader_dir, const cloth::Simulation& sim)
     : lit_(shader_dir, "lit"), ground_(shader_dir, "ground"), points_(shader_dir, "points") {
-  // Cloth: positions and normals change every step (dynamic), the triangles never do.
-  const cloth::RestMesh& mesh = sim.model().mesh;
-  const GLsizeiptr vbytes = GLsizeiptr(mesh.vertex_count() * sizeof(glm::vec3));
-  std::vector<std::uint32_t> idx;
-  idx.reserve(mesh.triangles.size() * 3);
-  for (const auto& t : mesh.triangles)
-    for (int k = 0; k < 3; ++k) idx.push_back(std::uint32_t(t[k]));
-  cloth_.index_count = GLsizei(idx.size());
-  glBindVertexArray(cloth_.vao.id());
-  glBindBuffer(GL_ARRAY_BUFFER, cloth_.positions.id());
-  glBufferData(GL_ARRAY_BUFFER, vbytes, nullptr, GL_DYNAMIC_DRAW);
-  attrib_vec3(0, sizeof(glm::vec3), 0);
-  glBindBuffer(GL_ARRAY_BUFFER, cloth_.normals.id());
-  glBufferData(GL_ARRAY_BUFFER, vbytes, nullptr, GL_DYNAMIC_DRAW);
-  attrib_vec3(1, sizeof(glm::vec3), 0);
-  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, cloth_.indices.id());
-  glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(idx.size() * sizeof(std::uint32_t)), idx.data(),
-               GL_STATIC_DRAW);
+  upload_cloth_topology(sim);
 
   // The solids, uploaded once at their starting places.
   for (const cloth::Collider& c : sim.colliders()) {
@@ -96,7 +80,35 @@ Renderer::Renderer(const std::string& shader_dir, const cloth::Simulation& sim)
   glBindVertexArray(0);
 }
 
+void Renderer::upload_cloth_topology(const cloth::Simulation& sim) {
+  // Positions and normals change every step (dynamic); the triangles only when the cloth tears.
+  const cloth::RestMesh& mesh = sim.model().mesh;
+  const GLsizeiptr vbytes = GLsizeiptr(mesh.vertex_count() * sizeof(glm::vec3));
+  std::vector<std::uint32_t> idx;
+  idx.reserve(mesh.triangles.size() * 3);
+  for (const auto& t : mesh.triangles)
+    for (int k = 0; k < 3; ++k) idx.push_back(std::uint32_t(t[k]));
+  cloth_.index_count = GLsizei(idx.size());
+  glBindVertexArray(cloth_.vao.id());
+  glBindBuffer(GL_ARRAY_BUFFER, cloth_.positions.id());
+  glBufferData(GL_ARRAY_BUFFER, vbytes, nullptr, GL_DYNAMIC_DRAW);
+  attrib_vec3(0, sizeof(glm::vec3), 0);
+  glBindBuffer(GL_ARRAY_BUFFER, cloth_.normals.id());
+  glBufferData(GL_ARRAY_BUFFER, vbytes, nullptr, GL_DYNAMIC_DRAW);
+  attrib_vec3(1, sizeof(glm::vec3), 0);
+  glBindBuffer(GL_ARRAY_BUFFER, cloth_colors_.id());
+  glBufferData(GL_ARRAY_BUFFER, vbytes, nullptr, GL_DYNAMIC_DRAW);
+  attrib_vec3(2, sizeof(glm::vec3), 0);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, cloth_.indices.id());
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(idx.size() * sizeof(std::uint32_t)), idx.data(),
+               GL_STATIC_DRAW);
+  glBindVertexArray(0);
+  uploaded_topology_ = sim.topology_version();
+  uploaded_version_.reset();
+}
+
 void Renderer::upload_cloth(const cloth::Simulation& sim) {
+  if (uploaded_topology_ != sim.topology_version()) upload_cloth_topology(sim);
   // Only when the engine says positions changed: paused frames cost no upload.
   if (uploaded_version_ && *uploaded_version_ == sim.state_version()) return;
   const auto& x = sim.state().x;
@@ -109,6 +121,14 @@ void Renderer::upload_cloth(const cloth::Simulation& sim) {
   glBindBuffer(GL_ARRAY_BUFFER, cloth_.normals.id());
   glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, scratch_normals_.data());
   uploaded_version_ = sim.state_version();
+}
+
+void Renderer::upload_strain_colors(const cloth::Simulation& sim, float top) {
+  const std::vector<double> strain = cloth::vertex_edge_strain(sim.model(), sim.state());
+  scratch_positions_.resize(strain.size());  // reused as colour scratch: same size, same type
+  for (size_t i = 0; i < strain.size(); ++i) scratch_positions_[i] = heat_color(float(strain[i]) / top);
+  glBindBuffer(GL_ARRAY_BUFFER, cloth_colors_.id());
+  glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(strain.size() * sizeof(glm::vec3)), scratch_positions_.data());
 }
 
 void Renderer::upload_markers(const cloth::Simulation& sim, bool show_pins) {
@@ -172,6 +192,7 @@ void Renderer::draw_ground(const Ground& g, const glm::mat4& view_proj, const gl
 void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, int fb_w, int fb_h,
                     const ViewOptions& view) {
   upload_cloth(sim);
+  if (view.strain_heat_map) upload_strain_colors(sim, view.heat_map_top);
   upload_markers(sim, view.show_pins);
 
   glViewport(0, 0, fb_w, fb_h);
@@ -207,6 +228,7 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, int
   lit_.set("u_eye", eye);
   lit_.set("u_light_dir", kLightDir);
   lit_.set("u_flat", 0);
+  lit_.set("u_vertex_color", 0);
 
   // Solids at their real size (the contact offset is not drawn), where their motion puts them.
   lit_.set("u_front_color", kSphereColor);
@@ -228,10 +250,12 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, int
   lit_.set("u_back_color", kClothBack);
   lit_.set("u_shininess", 24.0f);
   lit_.set("u_specular", 0.15f);
+  lit_.set("u_vertex_color", view.strain_heat_map ? 1 : 0);
   glEnable(GL_POLYGON_OFFSET_FILL);
   glPolygonOffset(1.0f, 1.0f);
   glDrawElements(GL_TRIANGLES, cloth_.index_count, GL_UNSIGNED_INT, nullptr);
   glDisable(GL_POLYGON_OFFSET_FILL);
+  lit_.set("u_vertex_color", 0);
   if (view.wireframe) {
     glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
     lit_.set("u_flat", 1);

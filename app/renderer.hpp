@@ -22,6 +22,8 @@ struct ViewOptions {
   bool wireframe = false;   ///< draw the triangle edges over the shaded cloth
   bool show_pins = true;    ///< mark pinned vertices (and the grabbed one)
   bool show_ground = true;  ///< the ground plane with its metre grid
+  bool strain_heat_map = false;  ///< colour the cloth by edge strain (heat_map.hpp) instead of front / back
+  float heat_map_top = 0.10f;    ///< strain shown in the top (red) colour, dimensionless (0.1 = 10%)
 };
 
 class Renderer {
@@ -47,7 +49,11 @@ class Renderer {
     glm::vec3 normal{0, 1, 0};
   };
 
+  /// Sizes the cloth's vertex buffers and uploads its triangles (at start, and after a tear).
+  void upload_cloth_topology(const cloth::Simulation& sim);
   void upload_cloth(const cloth::Simulation& sim);
+  /// Per-vertex heat-map colours of the current strain (only while the heat map is shown).
+  void upload_strain_colors(const cloth::Simulation& sim, float top);
   void upload_markers(const cloth::Simulation& sim, bool show_pins);
   void draw_ground(const Ground& g, const glm::mat4& view_proj, const glm::vec3& eye);
 
@@ -57,8 +63,10 @@ class Renderer {
 
   GpuMesh cloth_;
   std::optional<std::uint64_t> uploaded_version_;  ///< sim.state_version() in the GPU buffers
+  std::uint64_t uploaded_topology_ = 0;             ///< sim.topology_version() of the index buffer
   std::vector<glm::vec3> scratch_positions_;
   std::vector<glm::vec3> scratch_normals_;
+  GlBuffer cloth_colors_;  ///< heat-map colour per cloth vertex (attribute 2)
 
   /// One mesh per solid collider, in the order of sim.colliders(); null for planes.
   std::vector<std::unique_ptr<GpuMesh>> collider_meshes_;

@@ -18,6 +18,7 @@
 #include "cloth/material_presets.hpp"
 #include "cloth/model.hpp"
 #include "cloth/wind.hpp"
+#include "heat_map.hpp"
 
 namespace app {
 namespace {
@@ -108,6 +109,7 @@ UiActions Ui::build(cloth::Simulation& sim, UiState& state, const UiStats& stats
   if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) material_section(sim);
   if (ImGui::CollapsingHeader("Forces", ImGuiTreeNodeFlags_DefaultOpen)) forces_section(sim);
   if (ImGui::CollapsingHeader("Collisions")) collisions_section(sim);
+  if (ImGui::CollapsingHeader("Tearing")) tearing_section(sim);
   if (ImGui::CollapsingHeader("Static drape")) drape_section(sim);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
     view_section(state, stats, actions);
@@ -280,9 +282,23 @@ void Ui::material_section(cloth::Simulation& sim) {
 }
 
 void Ui::collisions_section(cloth::Simulation& sim) {
-  for (const cloth::Collider& c : sim.colliders()) {
-    ImGui::BulletText("%s: mu_s %.2f, mu_k %.2f, thickness %.1f mm%s", cloth::shape_name(c.shape),
-                      c.friction, c.mu_kinetic(), 1e3 * c.thickness, c.motion.moves() ? ", moving" : "");
+  for (int k = 0; k < int(sim.colliders().size()); ++k) {
+    const cloth::Collider& c = sim.colliders()[size_t(k)];
+    ImGui::PushID(k);
+    ImGui::BulletText("%s: thickness %.1f mm%s", cloth::shape_name(c.shape), 1e3 * c.thickness,
+                      c.motion.moves() ? ", moving" : "");
+    float mu[2] = {float(c.friction), float(c.mu_kinetic())};
+    if (ImGui::SliderFloat2("mu static, kinetic", mu, 0.0f, 1.5f, "%.2f")) {
+      try {
+        sim.set_collider_friction(k, mu[0], mu[1]);
+        solver_error_.clear();
+      } catch (const std::exception& e) {
+        solver_error_ = e.what();
+      }
+    }
+    tip("Coulomb friction against this solid (dimensionless): the cloth sticks while the tangential "
+        "force is below mu_s times the normal force, and slides with mu_k times it");
+    ImGui::PopID();
   }
   const cloth::FrameReport& r = sim.last_report();
   ImGui::Text("solid contacts %d, collision %.2f ms/frame", r.contacts, r.timings.collision_ms);
@@ -317,6 +333,29 @@ void Ui::collisions_section(cloth::Simulation& sim) {
   error_line(solver_error_);
 }
 
+void Ui::tearing_section(cloth::Simulation& sim) {
+  cloth::TearSettings t = sim.tearing();
+  bool changed = ImGui::Checkbox("tearing", &t.enabled);
+  tip("Edges break when stretched past the threshold, and the cloth is cut along them "
+      "(springs, baraff-witkin and edge-area models; Reset mends it)");
+  float percent = float(100 * t.threshold);
+  if (ImGui::SliderFloat("tear at stretch", &percent, 1.0f, 200.0f, "%.0f %%")) {
+    t.threshold = percent / 100.0;
+    changed = true;
+  }
+  tip("Elongation at which an edge breaks: 50 % = half again as long as at rest");
+  ImGui::Text("edges broken %d, pieces %d", sim.torn_edges(), cloth::connected_pieces(sim.model().mesh));
+  if (changed) {
+    try {
+      sim.set_tearing(t);
+      tearing_error_.clear();
+    } catch (const std::exception& e) {
+      tearing_error_ = e.what();
+    }
+  }
+  error_line(tearing_error_);
+}
+
 void Ui::apply_finished_drape(cloth::Simulation& sim) {
   if (std::optional<cloth::DrapeResult> r = drape_.take_result()) {
     char line[256];
@@ -331,15 +370,20 @@ void Ui::drape_section(cloth::Simulation& sim) {
   const bool running = drape_.running();
   ImGui::BeginDisabled(running);
   if (ImGui::BeginCombo("method", drape_method_.c_str())) {
-    for (const std::string& name : cloth::drape_option_names()) {
+    for (const std::string& name : cloth::drape_method_names()) {
       if (ImGui::Selectable(name.c_str(), name == drape_method_)) drape_method_ = name;
     }
     ImGui::EndCombo();
   }
   tip("Feynman's minimisers (point relaxation in three orders, multigrid V / W cycles) and "
-      "Newton's method, on the same energy");
+      "Newton's method, on the same energy; geometric: Weil's catenaries from the pinned border "
+      "vertices with the interior averaged (no physics: a quick starting shape)");
+  const bool geometric = drape_method_ == cloth::kGeometricDrapeName;
+  ImGui::BeginDisabled(geometric);
   ImGui::SliderFloat("log10 tolerance", &drape_tolerance_log10_, -9.0f, -2.0f, "%.1f");
-  tip("Stop when the largest residual force on a free vertex is below 10^x N");
+  ImGui::EndDisabled();
+  tip(geometric ? "Not used by geometric: its averaging stops when no point moves more than 1e-9 m"
+                : "Stop when the largest residual force on a free vertex is below 10^x N");
   if (ImGui::Button("Drape it")) {
     try {
       drape_.start(sim, drape_method_, std::pow(10.0, double(drape_tolerance_log10_)));
@@ -439,7 +483,52 @@ void Ui::forces_section(cloth::Simulation& sim) {
       forces_error_ = e.what();
     }
   }
+  // The mouse: placed kinematically, or B&W's "mouse forces" (sec. 2) as a damped spring.
+  cloth::GrabSettings grab = sim.grab_settings();
+  bool grab_changed = false;
+  const char* const kGrabModes[] = {"kinematic", "spring"};
+  int mode = grab.mode == cloth::GrabMode::Spring ? 1 : 0;
+  if (ImGui::Combo("mouse grab", &mode, kGrabModes, 2)) {
+    grab.mode = mode == 1 ? cloth::GrabMode::Spring : cloth::GrabMode::Kinematic;
+    grab_changed = true;
+  }
+  tip("Kinematic: the grabbed vertex follows the cursor (at most 20 m/s). Spring: a damped "
+      "zero-length spring pulls it, f = k (cursor - x) - c v");
+  if (grab.mode == cloth::GrabMode::Spring) {
+    grab_changed |= slider_double("grab stiffness", &grab.stiffness, 0.1, 1e4, "%.3g N/m", true);
+    tip("k of the mouse spring, N/m: a cloth held by it hangs its weight / k below the cursor");
+    grab_changed |= slider_double("grab damping", &grab.damping, 0.0, 1.0, "%.3g N*s/m", false);
+    tip("c of the mouse spring, N*s/m: drag on the grabbed vertex's velocity");
+  }
+  if (grab_changed) {
+    try {
+      sim.set_grab_settings(grab);
+      forces_error_.clear();
+    } catch (const std::exception& e) {
+      forces_error_ = e.what();  // the engine kept the previous settings
+    }
+  }
   error_line(forces_error_);
+}
+
+void Ui::heat_map_legend(float top) {
+  // The scale as a bar of small steps of heat_color, labelled at both ends and the middle.
+  constexpr int kSteps = 48;
+  const float width = ImGui::GetContentRegionAvail().x, height = ImGui::GetTextLineHeight();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (int k = 0; k < kSteps; ++k) {
+    const glm::vec3 c = heat_color((float(k) + 0.5f) / kSteps);
+    draw->AddRectFilled(ImVec2(origin.x + width * k / kSteps, origin.y),
+                        ImVec2(origin.x + width * (k + 1) / kSteps, origin.y + height),
+                        ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)));
+  }
+  ImGui::Dummy(ImVec2(width, height));
+  ImGui::Text("0 %%");
+  ImGui::SameLine(width * 0.5f - 2.0f * height);
+  ImGui::Text("%.1f %%", 50.0f * top);
+  ImGui::SameLine(width - 3.5f * height);
+  ImGui::Text("%.1f %%+", 100.0f * top);
 }
 
 void Ui::view_section(UiState& state, const UiStats& stats, UiActions& actions) {
@@ -454,6 +543,16 @@ void Ui::view_section(UiState& state, const UiStats& stats, UiActions& actions) 
   ImGui::SameLine();
   ImGui::Checkbox("plots", &state.show_plots);
   tip("Live plots of the last steps: time split, CG iterations, energy, step size (P)");
+  ImGui::Checkbox("strain heat map", &state.view.strain_heat_map);
+  tip("Colour the cloth by how stretched it is: each vertex shows the largest strain "
+      "(|x_i - x_j| / rest - 1) of its edges");
+  if (state.view.strain_heat_map) {
+    float top_percent = 100.0f * state.view.heat_map_top;
+    if (ImGui::SliderFloat("red at", &top_percent, 0.5f, 100.0f, "%.1f %% strain", ImGuiSliderFlags_Logarithmic))
+      state.view.heat_map_top = std::max(top_percent, 0.1f) / 100.0f;
+    tip("Strain shown in red (and above); blue is unstretched or compressed");
+    heat_map_legend(state.view.heat_map_top);
+  }
   if (ImGui::Button("Reset camera")) actions.reset_camera = true;
   tip("Back to the scene's camera");
   ImGui::SameLine();

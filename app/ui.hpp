@@ -63,6 +63,9 @@ class Ui {
   void material_section(cloth::Simulation& sim);
   void forces_section(cloth::Simulation& sim);
   void collisions_section(cloth::Simulation& sim);
+  void tearing_section(cloth::Simulation& sim);
+  /// The heat map's colour bar with its strain labels (top = strain in red).
+  void heat_map_legend(float top);
   void drape_section(cloth::Simulation& sim);
   /// Puts a finished background drape's result into the simulation.
   void apply_finished_drape(cloth::Simulation& sim);
@@ -72,6 +75,7 @@ class Ui {
   void help_overlay(UiState& state);
 
   std::string solver_error_;    ///< last rejected solver edit, shown in red
+  std::string tearing_error_;   ///< last rejected tearing edit
   std::string material_error_;  ///< last rejected material edit
   std::string forces_error_;    ///< last rejected gravity / wind / drag edit
   DrapeJob drape_;              ///< the static drape being solved in the background

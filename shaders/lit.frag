@@ -3,6 +3,7 @@
 // it is lit like a surface facing the viewer) and its own colour (so folds read at a glance).
 in vec3 v_world;
 in vec3 v_normal;
+in vec3 v_color;
 
 uniform vec3 u_eye;
 uniform vec3 u_light_dir;     // towards the key light, unit
@@ -12,6 +13,7 @@ uniform float u_shininess;
 uniform float u_specular;
 uniform int u_flat;           // 1: wireframe pass, plain u_flat_color
 uniform vec4 u_flat_color;
+uniform int u_vertex_color;   // 1: both sides take the per-vertex colour (strain heat map)
 
 out vec4 frag_color;
 
@@ -26,6 +28,7 @@ void main() {
     n = -n;
     base = u_back_color;
   }
+  if (u_vertex_color != 0) base = v_color;
   vec3 l = normalize(u_light_dir);
   vec3 v = normalize(u_eye - v_world);
   vec3 h = normalize(l + v);

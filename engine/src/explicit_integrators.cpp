@@ -1,10 +1,23 @@
 #include "cloth/explicit_integrators.hpp"
 
 #include "cloth/collision_stage.hpp"
+#include "cloth/force_jacobians.hpp"
 #include "cloth/forces.hpp"
 #include "cloth/strain_limit.hpp"
 
 namespace cloth {
+
+namespace {
+
+// Everything that acts on the cloth as a force: material, gravity, damping, air and, in spring
+// mode, the mouse.
+void all_forces(const ClothModel& model, const ClothState& state, const StepContext& ctx, double t,
+                std::vector<Vec3>& f) {
+  compute_forces(model, state, ctx.forces, t, f);
+  add_grab_spring_force(ctx.spring_grab(), state, f);
+}
+
+}  // namespace
 
 Vec3 grab_destination(const Grab& grab, const Vec3& from, double h) {
   Vec3 move = grab.target - from;
@@ -28,9 +41,10 @@ void enforce_pins_and_grab(ClothState& state, const StepContext& ctx, double h,
       state.v[pin.vertex] = pin.path.velocity_at(t_end);
     }
   }
-  if (ctx.grab && !pinned[ctx.grab->vertex]) {
-    const int g = ctx.grab->vertex;
-    state.x[g] = grab_destination(*ctx.grab, grab_start, h);
+  const Grab* grab = ctx.kinematic_grab();
+  if (grab && !pinned[grab->vertex]) {
+    const int g = grab->vertex;
+    state.x[g] = grab_destination(*grab, grab_start, h);
     state.v[g] = (state.x[g] - grab_start) / h;
   }
 }
@@ -61,7 +75,7 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
   for (int sub = 0; sub < ctx.substeps; ++sub) {
     {
       ScopedTimer timer(update_ms);
-      const Vec3 grab_start = ctx.grab ? state.x[ctx.grab->vertex] : Vec3::Zero();
+      const Vec3 grab_start = ctx.kinematic_grab() ? state.x[ctx.grab->vertex] : Vec3::Zero();
       if (ctx.self_collision.enabled) x_start_ = state.x;
       substep(state, model, ctx, ctx.time + sub * h, h, report.timings.assembly_ms);
       enforce_pins_and_grab(state, ctx, h, grab_start, ctx.time + (sub + 1) * h);
@@ -89,7 +103,7 @@ void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
     case Method::ForwardEuler:
       {
         ScopedTimer timer(assembly_ms);
-        compute_forces(model, state, ctx.forces, t, force_);
+        all_forces(model, state, ctx, t, force_);
       }
       for (int i = 0; i < n; ++i) {
         state.x[i] += h * state.v[i];
@@ -105,7 +119,7 @@ void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
       // The two names give identical trajectories unless Verlet's strain limiting is on.
       {
         ScopedTimer timer(assembly_ms);
-        compute_forces(model, state, ctx.forces, t, force_);
+        all_forces(model, state, ctx, t, force_);
       }
       for (int i = 0; i < n; ++i) {
         state.v[i] += (h / model.mass[i]) * force_[i];
@@ -125,7 +139,7 @@ void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
         }
         {
           ScopedTimer timer(assembly_ms);
-          compute_forces(model, stage_, ctx.forces, t + kStageStep[k] * h, force_);
+          all_forces(model, stage_, ctx, t + kStageStep[k] * h, force_);
         }
         kx_[k] = stage_.v;
         kv_[k].resize(n);

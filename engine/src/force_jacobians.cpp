@@ -144,4 +144,17 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
   }
 }
 
+void add_grab_spring_force(const Grab* spring, const ClothState& state, std::vector<Vec3>& f) {
+  if (!spring) return;
+  const int g = spring->vertex;
+  f[g] += spring->spring_force(state.x[g], state.v[g]);
+}
+
+void add_grab_spring_jacobians(const Grab* spring, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv) {
+  if (!spring) return;
+  const Eigen::Matrix3d identity = Eigen::Matrix3d::Identity();
+  dfdx.add(spring->vertex, spring->vertex, -spring->settings.stiffness * identity);
+  dfdv.add(spring->vertex, spring->vertex, -spring->settings.damping * identity);
+}
+
 }  // namespace cloth

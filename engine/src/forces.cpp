@@ -62,10 +62,18 @@ Energies compute_energies(const ClothModel& model, const ClothState& state, cons
 
 double max_edge_strain(const ClothModel& model, const ClothState& state) {
   double worst = 0;
-  for (const Edge& e : model.edges) {
-    worst = std::max(worst, ((state.x[e.i] - state.x[e.j]).norm() - e.rest) / e.rest);
-  }
+  for (const Edge& e : model.edges) worst = std::max(worst, edge_elongation(e, state.x));
   return worst;
+}
+
+std::vector<double> vertex_edge_strain(const ClothModel& model, const ClothState& state) {
+  std::vector<double> strain(size_t(model.vertex_count()), 0.0);
+  for (const Edge& e : model.edges) {
+    const double s = edge_elongation(e, state.x);
+    strain[size_t(e.i)] = std::max(strain[size_t(e.i)], s);
+    strain[size_t(e.j)] = std::max(strain[size_t(e.j)], s);
+  }
+  return strain;
 }
 
 }  // namespace cloth

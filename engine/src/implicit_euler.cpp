@@ -29,8 +29,9 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
     for (int i = 0; i < n; ++i) {
       const ContactState previous = contact_state_[size_t(i)];
       contact_state_[size_t(i)] = ContactState::Free;
-      // Pinned (also moving pins) and grabbed vertices are placed by their own constraints.
-      if ((*ctx.pinned)[i] || (ctx.grab && ctx.grab->vertex == i)) continue;
+      // Pinned (also moving pins) and kinematically grabbed vertices are placed by their own
+      // constraints (a vertex on the mouse spring is free and touches solids like any other).
+      if ((*ctx.pinned)[i] || (ctx.kinematic_grab() && ctx.grab->vertex == i)) continue;
       for (const Collider& c : *ctx.colliders) {
         Vec3 normal;
         const double depth = c.thickness - signed_distance(c, state.x[i], &normal, t);
@@ -80,13 +81,22 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
       y_[i] = pin.position(t + h) - (state.x[i] + h * v_end);
     }
   }
-  // The grab: fully constrained to reach its kinematic destination this substep.
-  if (ctx.grab && !(*ctx.pinned)[ctx.grab->vertex]) {
-    const int g = ctx.grab->vertex;
-    const Vec3 dest = grab_destination(*ctx.grab, state.x[g], h);
+  // The kinematic grab: fully constrained to reach its destination this substep (the spring
+  // grab is a force, in assemble_forces).
+  if (const Grab* grab = ctx.kinematic_grab(); grab && !(*ctx.pinned)[grab->vertex]) {
+    const int g = grab->vertex;
+    const Vec3 dest = grab_destination(*grab, state.x[g], h);
     constraints_.fix(g, (dest - state.x[g]) / h - state.v[g]);
     y_[g].setZero();
   }
+}
+
+void ImplicitEulerIntegrator::assemble_forces(const ClothState& state, const ClothModel& model,
+                                              const StepContext& ctx, double t) {
+  compute_force_jacobians(model, state, ctx.forces, t, /*definite=*/true, f_, dfdx_, dfdv_);
+  // The mouse spring enters eq. 15 like any other force: f, -k I in df/dx, -c I in df/dv.
+  add_grab_spring_force(ctx.spring_grab(), state, f_);
+  add_grab_spring_jacobians(ctx.spring_grab(), dfdx_, dfdv_);
 }
 
 void ImplicitEulerIntegrator::measure_contact_impulses() {
@@ -144,7 +154,7 @@ void ImplicitEulerIntegrator::newton_correction(ClothState& state, const ClothMo
   const int n = state.vertex_count();
   {
     ScopedTimer timer(report.timings.assembly_ms);
-    compute_force_jacobians(model, state, ctx.forces, t_end, /*definite=*/true, f_, dfdx_, dfdv_);
+    assemble_forces(state, model, ctx, t_end);
     A_.set_linear_combination(-h, dfdv_, -h * h, dfdx_);
     A_.add_diagonal(model.mass);
     b_.resize(n);
@@ -181,8 +191,7 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
     if (ctx.self_collision.enabled) x_start_ = state.x;
     {
       ScopedTimer timer(report.timings.assembly_ms);
-      compute_force_jacobians(model, state, ctx.forces, ctx.time + sub * h, /*definite=*/true,
-                              f_, dfdx_, dfdv_);
+      assemble_forces(state, model, ctx, ctx.time + sub * h);
       // eq. 16: A = M - h ∂f/∂v - h² ∂f/∂x.
       A_.set_linear_combination(-h, dfdv_, -h * h, dfdx_);
       A_.add_diagonal(model.mass);
@@ -213,7 +222,7 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
     // did not touch at the start): pushed out, approaching speed and friction at velocity level
     // only (h = 0: no position change along the surface, which would tear at the neighbours a
     // large step moved consistently); from the next substep these are constrained contacts.
-    // Pinned and grabbed vertices were placed by their constraints and are left alone.
+    // Pinned and kinematically grabbed vertices were placed by their constraints and are left alone.
     {
       ScopedTimer timer(report.timings.collision_ms);
       const CollisionStageResult c = resolve_collisions(state, x_start_, model, ctx, ctx.time + (sub + 1) * h, 0.0);

@@ -52,6 +52,9 @@ nlohmann::json RunStats::to_json(const Simulation& sim) const {
   // through itself.
   doc["intersecting_triangle_pairs"] =
       all_finite(sim.state()) ? count_intersecting_triangle_pairs(sim.model().mesh.triangles, sim.state().x) : -1;
+  doc["tearing"] = sim.tearing().enabled;
+  doc["torn_edges"] = sim.torn_edges();
+  doc["pieces"] = connected_pieces(sim.model().mesh);
   doc["vertices"] = sim.model().vertex_count();
   doc["springs"] = sim.model().springs.size();
   doc["total_mass"] = sim.model().total_mass();

@@ -368,6 +368,13 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
       s.friction = sc.number("friction", s.friction, 0, 10, "");
       s.passes = sc.integer("passes", s.passes, 1, 100);
     }
+    if (c.has("tearing")) {
+      Fields tf(c.at("tearing"), "cloth.tearing", warnings);
+      scene.tearing.enabled = tf.boolean("enabled", true);
+      scene.tearing.threshold = tf.number("threshold", scene.tearing.threshold, 1e-3, 10, "");
+      scene.tearing.max_breaks_per_frame =
+          tf.integer("max_breaks_per_frame", scene.tearing.max_breaks_per_frame, 1, 100000);
+    }
   }
   if (top.has("colliders")) {
     const json& list = top.at("colliders");
@@ -548,6 +555,7 @@ std::unique_ptr<Simulation> make_simulation(const Scene& scene) {
   sim->set_external_forces(scene.forces);
   sim->set_kinematic_constraints(resolve_moving_pins(scene), resolve_slides(scene));
   sim->set_self_collision(scene.self_collision);
+  sim->set_tearing(scene.tearing);
   return sim;
 }
 

@@ -59,6 +59,7 @@ Simulation::Simulation(ClothModel model, std::vector<Collider> colliders,
     if (v < 0 || v >= n) throw InputError("pin vertex " + std::to_string(v) + " out of range");
     initial_pinned_[v] = 1;
   }
+  intact_mesh_ = model_.mesh;
   reset();
 }
 
@@ -76,7 +77,11 @@ void Simulation::check_supported(const std::string& integrator, ModelType type) 
 void Simulation::set_model_type(ModelType type) {
   if (type == model_.type) return;
   check_supported(solver_.integrator, type);
+  if (tearing_.enabled && !model_supports_tearing(type)) {
+    throw InputError(std::string("model ") + model_type_name(type) + " cannot tear: turn tearing off first");
+  }
   model_ = build_model(model_.mesh, model_.material, type);  // throws before anything changes
+  breakable_edges_.clear();
 }
 
 void Simulation::set_solver(const SolverSettings& solver) {
@@ -153,7 +158,18 @@ int Simulation::pinned_count() const {
 
 void Simulation::grab(int vertex, const Vec3& target) {
   if (vertex < 0 || vertex >= model_.vertex_count() || !target.allFinite()) return;
-  grab_ = Grab{vertex, target};
+  grab_ = Grab{.vertex = vertex, .target = target, .settings = grab_settings_};
+}
+
+void Simulation::set_grab_settings(const GrabSettings& settings) {
+  if (!(settings.stiffness > 0 && settings.stiffness <= 1e6)) {
+    throw InputError("grab stiffness must be in (0, 1e6] N/m, got " + std::to_string(settings.stiffness));
+  }
+  if (!(settings.damping >= 0 && settings.damping <= 1e3)) {
+    throw InputError("grab damping must be in [0, 1000] N*s/m, got " + std::to_string(settings.damping));
+  }
+  grab_settings_ = settings;
+  if (grab_) grab_->settings = settings;
 }
 
 void Simulation::move_grab(const Vec3& target) {
@@ -282,6 +298,7 @@ FrameReport Simulation::step() {
   } else {
     advance_fixed(report);
   }
+  if (tearing_.enabled) report.torn_edges = tear_overstrained_edges();
   rejected_steps_ += report.rejected_steps;
   total_timings_ += report.timings;
   if (solver_.integrator == "implicit" && !solver_.direct_solve) {
@@ -293,6 +310,17 @@ FrameReport Simulation::step() {
   ++state_version_;
   last_report_ = report;
   return report;
+}
+
+void Simulation::set_collider_friction(int k, double static_mu, double kinetic_mu) {
+  if (k < 0 || k >= int(colliders_.size())) throw InputError("there is no collider " + std::to_string(k));
+  for (double mu : {static_mu, kinetic_mu}) {
+    if (!std::isfinite(mu) || mu < 0 || mu > 10) {
+      throw InputError("collider friction must be in [0, 10], got " + std::to_string(mu));
+    }
+  }
+  colliders_[size_t(k)].friction = static_mu;
+  colliders_[size_t(k)].kinetic_friction = kinetic_mu;
 }
 
 void Simulation::set_collider_offset(int k, const Vec3& offset) {
@@ -314,6 +342,7 @@ void Simulation::set_positions(const std::vector<Vec3>& x) {
 }
 
 void Simulation::reset() {
+  mend_tears();
   state_ = initial_state_;
   pinned_ = initial_pinned_;
   pin_positions_ = initial_state_.x;

@@ -1,7 +1,8 @@
-// Static drape set-up from a running simulation, and the named option sets of the CLI and UI.
+// Static drape set-up from a running simulation, and the named methods of the CLI and UI.
 #include "cloth/error.hpp"
 #include "cloth/simulation.hpp"
 #include "cloth/static_drape.hpp"
+#include "cloth/weil_drape.hpp"
 
 namespace cloth {
 namespace {
@@ -41,14 +42,24 @@ DrapeOptions drape_options_from_name(const std::string& name) {
     o.multigrid.w_cycle = n.w_cycle;
     return o;
   }
+  if (name == kGeometricDrapeName) {
+    throw InputError("drape method \"geometric\" is Weil's geometric model, run by geometric_drape, "
+                     "not an energy minimiser with options");
+  }
   std::string list;
-  for (const std::string& n : drape_option_names()) list += (list.empty() ? "" : ", ") + n;
+  for (const std::string& n : drape_method_names()) list += (list.empty() ? "" : ", ") + n;
   throw InputError("unknown drape method \"" + name + "\" (" + list + ")");
 }
 
 std::vector<std::string> drape_option_names() {
   std::vector<std::string> names;
   for (const NamedOptions& n : kNamed) names.emplace_back(n.name);
+  return names;
+}
+
+std::vector<std::string> drape_method_names() {
+  std::vector<std::string> names = drape_option_names();
+  names.emplace_back(kGeometricDrapeName);
   return names;
 }
 

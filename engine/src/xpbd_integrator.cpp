@@ -80,7 +80,8 @@ size_t constraint_count(const ClothModel& model) {
 
 }  // namespace
 
-void XpbdIntegrator::project_constraints(ClothState& state, const ClothModel& model, double h) {
+void XpbdIntegrator::project_constraints(ClothState& state, const ClothModel& model,
+                                         const Grab* spring, double h) {
   Pass pass{inv_mass_, x_prev_, state.x, h};
   double* lambda = lambda_.data();
   // Springs (seed 002): C = |x_i - x_j| - rest, grad = (d, -d), E = k/2 C^2 => alpha = 1/k;
@@ -121,6 +122,16 @@ void XpbdIntegrator::project_constraints(ClothState& state, const ClothModel& mo
     project(c.value, c.grad, e.v, 1.0 / (s * m.bending), s * m.bending_damping, pass, l);
   }
   assert(lambda == lambda_.data() + lambda_.size());
+  // The mouse spring f = k (target - x) - c v as the constraint C = x_g - target (grad = I, three
+  // components), alpha = 1/k, beta = c (Ċ = v: the target is fixed within a substep). Last in the
+  // pass, so that it ends with C = -alpha~ lambda exactly: at rest h^2 k C balances the impulse
+  // h^2 M g that the prediction gave the whole cloth (the material constraints move no momentum),
+  // and the extension is M g / k as for the force-based integrators.
+  if (spring) {
+    project<3, 3, 1>(state.x[spring->vertex] - spring->target, Eigen::Matrix3d::Identity(),
+                     std::array<int, 1>{spring->vertex}, 1.0 / spring->settings.stiffness,
+                     spring->settings.damping, pass, grab_lambda_.data());
+  }
 }
 
 StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, const StepContext& ctx) {
@@ -132,7 +143,7 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
   for (int sub = 0; sub < ctx.substeps; ++sub) {
     {
       ScopedTimer timer(update_ms);
-      const Vec3 grab_start = ctx.grab ? state.x[ctx.grab->vertex] : Vec3::Zero();
+      const Vec3 grab_start = ctx.kinematic_grab() ? state.x[ctx.grab->vertex] : Vec3::Zero();
       // Prediction: symplectic Euler with the external forces only (2016 Algorithm 1, lines 3-4).
       {
         ScopedTimer assembly(report.timings.assembly_ms);
@@ -144,19 +155,23 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
         state.v[i] += (h / model.mass[i]) * force_[i];
         state.x[i] += h * state.v[i];
       }
-      // Pins exactly on their pins, the grab at its kinematic destination: both infinitely heavy
+      // Pins exactly on their pins, a kinematic grab at its destination: both infinitely heavy
       // for the constraints, so they pull their neighbours along and are not moved by them.
       enforce_pins_and_grab(state, ctx, h, grab_start, ctx.time + (sub + 1) * h);
       inv_mass_.resize(n);
       for (int i = 0; i < n; ++i) inv_mass_[i] = pinned[i] ? 0.0 : 1.0 / model.mass[i];
-      if (ctx.grab) inv_mass_[ctx.grab->vertex] = 0;
+      if (const Grab* grab = ctx.kinematic_grab()) inv_mass_[grab->vertex] = 0;
 
       lambda_.assign(constraint_count(model), 0.0);
-      for (int it = 0; it < ctx.xpbd_iterations; ++it) project_constraints(state, model, h);
+      grab_lambda_.setZero();
+      for (int it = 0; it < ctx.xpbd_iterations; ++it) {
+        project_constraints(state, model, ctx.spring_grab(), h);
+      }
       project_slides(state, ctx);  // before the velocities, which then only move along them
 
-      // Velocities from the positions (2016 Algorithm 1, line 13); pinned and grabbed vertices
-      // keep the velocities enforce_pins_and_grab gave them (their positions did not change since).
+      // Velocities from the positions (2016 Algorithm 1, line 13); pinned and kinematically
+      // grabbed vertices keep the velocities enforce_pins_and_grab gave them (their positions did
+      // not change since).
       for (int i = 0; i < n; ++i) {
         if (inv_mass_[i] > 0) state.v[i] = (state.x[i] - x_prev_[i]) / h;
       }

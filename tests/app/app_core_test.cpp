@@ -14,6 +14,7 @@
 #include "normals.hpp"
 #include "options.hpp"
 #include "collider_meshes.hpp"
+#include "heat_map.hpp"
 #include "recorder.hpp"
 #include "shutdown_signal.hpp"
 
@@ -163,6 +164,20 @@ TEST(ColliderMeshes, EverySolidIsDrawnOnItsSurfaceFacingOutward) {
     }
     EXPECT_GT(total, 10) << cloth::shape_name(shape);
     EXPECT_EQ(outward, total) << cloth::shape_name(shape);
+  }
+}
+
+TEST(HeatMap, BlueAtZeroRedAtTheTopClampedAndContinuous) {
+  const glm::vec3 cold = app::heat_color(0.0f), hot = app::heat_color(1.0f);
+  EXPECT_GT(cold.b, cold.r + 0.5f) << "unstretched reads blue";
+  EXPECT_GT(hot.r, hot.b + 0.5f) << "the top of the scale reads red";
+  EXPECT_EQ(app::heat_color(-3.0f), cold) << "compression is shown as unstretched";
+  EXPECT_EQ(app::heat_color(7.0f), hot) << "past the top stays red";
+  EXPECT_EQ(app::heat_color(std::nanf("")), hot) << "NaN shows as the worst";
+  // No jumps: neighbouring values give neighbouring colours, so the legend reads continuously.
+  for (int k = 0; k < 1000; ++k) {
+    const float t = k / 1000.0f;
+    EXPECT_LT(glm::length(app::heat_color(t + 1e-3f) - app::heat_color(t)), 0.01f) << t;
   }
 }
 

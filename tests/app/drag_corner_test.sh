@@ -2,33 +2,19 @@
 # End-to-end test of the real app under Xvfb: grab the free corner of a hanging cloth with the
 # mouse (xdotool), drag it ~200 px right and up, and check from the app's --stats JSON that the
 # grabbed vertex is that corner and that it followed the cursor; check the exit screenshot.
+# With "tear", tearing is on at 8% stretch (the hanging cloth is 1.7% stretched): the drag must also rip the corner out (stats report
+# broken edges and more vertices than the intact grid) with the app still running normally.
 #
-# usage: drag_corner_test.sh PATH/TO/clothsim REPO_ROOT
+# usage: drag_corner_test.sh PATH/TO/clothsim REPO_ROOT [tear]
 # needs: Xvfb, xdotool, python3 (standard library only)
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-  echo "usage: $0 PATH/TO/clothsim REPO_ROOT" >&2
-  exit 2
-fi
-bin=$(realpath "$1")
-root=$(realpath "$2")
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+app_test_begin drag "tear" "$@"
 here="$root/tests/app"
-for tool in Xvfb xdotool python3; do
-  command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed" >&2; exit 1; }
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/clothsim-drag.XXXXXX")
-xvfb_pid=""
-app_pid=""
-cleanup() {
-  local rc=$?
-  [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
-  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
-  wait 2>/dev/null || true
-  if [ $rc -eq 0 ] && [ -z "${KEEP_TMP:-}" ]; then rm -rf "$tmp"; else echo "drag_corner_test: files kept in $tmp" >&2; fi
-}
-trap cleanup EXIT
+require_tools Xvfb xdotool python3
+tear_args=()
+[ "$mode" = tear ] && tear_args=(--set cloth.tearing.threshold=0.08)
 
 fail() {
   echo "FAIL: $*" >&2
@@ -36,12 +22,10 @@ fail() {
   exit 1
 }
 
-# Our own X server (tests/app/xvfb.sh).
-source "$(dirname "${BASH_SOURCE[0]}")/xvfb.sh"
 start_private_xvfb
 echo "drag_corner_test: Xvfb on $DISPLAY"
 
-"$bin" --scene "$here/drag_scene.json" --window 1024x768 --stats "$tmp/stats.json" \
+"$bin" --scene "$here/drag_scene.json" "${tear_args[@]}" --window 1024x768 --stats "$tmp/stats.json" \
   --screenshot "$tmp/shot.png" >"$tmp/app.log" 2>&1 &
 app_pid=$!
 
@@ -133,6 +117,19 @@ if moved <= 0.1:
 if miss >= 0.4 * drag:
     sys.exit(f"FAIL: the grabbed vertex ended {miss:.3f} m from the cursor target, >= 40% of the {drag:.3f} m drag")
 PY
+
+if [ "$mode" = tear ]; then
+  python3 - "$tmp/stats.json" <<'PY' || fail "tear check failed"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+nx, ny = doc["app"]["grid"]
+print(f"tear: {doc['torn_edges']} edges broken, {doc['vertices']} vertices (intact {nx * ny}), {doc['pieces']} piece(s)")
+if doc["torn_edges"] < 1 or doc["vertices"] <= nx * ny:
+    sys.exit("FAIL: dragging the corner past 8% stretch did not tear the cloth")
+if doc["nan"]:
+    sys.exit("FAIL: NaN after tearing")
+PY
+fi
 
 [ -f "$tmp/shot.png" ] || fail "no screenshot written"
 python3 "$here/png_check.py" "$tmp/shot.png" 1024 768 || fail "screenshot check failed"

@@ -7,22 +7,9 @@
 # needs: xvfb-run, ffmpeg/ffprobe, python3 (standard library only)
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-  echo "usage: $0 PATH/TO/clothsim REPO_ROOT" >&2
-  exit 2
-fi
-bin=$(realpath "$1")
-root=$(realpath "$2")
-for tool in xvfb-run ffmpeg ffprobe python3; do
-  command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed" >&2; exit 1; }
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/clothsim-headless.XXXXXX")
-cleanup() {
-  local rc=$?
-  if [ $rc -eq 0 ] && [ -z "${KEEP_TMP:-}" ]; then rm -rf "$tmp"; else echo "headless_record_test: files kept in $tmp" >&2; fi
-}
-trap cleanup EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+app_test_begin headless "" "$@"
+require_tools xvfb-run ffmpeg ffprobe python3
 fail() {
   echo "FAIL: $*" >&2
   exit 1

@@ -11,32 +11,16 @@
 # needs: Xvfb, ffmpeg, timeout, python3 (Xvfb: --record renders offscreen with OpenGL)
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-  echo "usage: $0 PATH/TO/clothsim REPO_ROOT" >&2
-  exit 2
-fi
-bin=$(realpath "$1")
-root=$(realpath "$2")
-for tool in Xvfb ffmpeg timeout; do
-  command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed" >&2; exit 1; }
-done
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+app_test_begin diskfull "" "$@"
+require_tools Xvfb ffmpeg timeout
 [ -c /dev/full ] || { echo "FAIL: /dev/full is missing" >&2; exit 1; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/clothsim-diskfull.XXXXXX")
-xvfb_pid=""
-cleanup() {
-  local rc=$?
-  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
-  wait 2>/dev/null || true
-  if [ $rc -eq 0 ] && [ -z "${KEEP_TMP:-}" ]; then rm -rf "$tmp"; else echo "record_disk_full_test: files kept in $tmp" >&2; fi
-}
-trap cleanup EXIT
 fail() {
   echo "FAIL: $*" >&2
   exit 1
 }
 
-source "$(dirname "${BASH_SOURCE[0]}")/xvfb.sh"
 start_private_xvfb
 
 # record_fails NAME VIDEO REASON [PATH]: records 120 frames headless to VIDEO (with PATH as the

@@ -15,27 +15,10 @@
 # needs: Xvfb, xdotool, ffprobe, setsid, python3 (standard library only) and libX11
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-  echo "usage: $0 PATH/TO/clothsim REPO_ROOT" >&2
-  exit 2
-fi
-bin=$(realpath "$1")
-root=$(realpath "$2")
-for tool in Xvfb xdotool ffprobe setsid python3; do
-  command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed" >&2; exit 1; }
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/clothsim-signal.XXXXXX")
-xvfb_pid=""
-app_pid=""
-cleanup() {
-  local rc=$?
-  [ -n "$app_pid" ] && kill -KILL -- "-$app_pid" 2>/dev/null || true
-  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
-  wait 2>/dev/null || true
-  if [ $rc -eq 0 ] && [ -z "${KEEP_TMP:-}" ]; then rm -rf "$tmp"; else echo "record_signal_test: files kept in $tmp" >&2; fi
-}
-trap cleanup EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+app_test_begin signal "" "$@"
+require_tools Xvfb xdotool ffprobe setsid python3
+app_group=1  # the app runs in its own process group (setsid): the cleanup kills ffmpeg too
 
 fail() {
   echo "FAIL: $*" >&2
@@ -43,8 +26,6 @@ fail() {
   exit 1
 }
 
-# Our own X server (tests/app/xvfb.sh).
-source "$(dirname "${BASH_SOURCE[0]}")/xvfb.sh"
 start_private_xvfb
 
 # Prints the app's displayed_frames from its stats file, or 0 before the first write.

@@ -12,31 +12,13 @@
 # needs: Xvfb, xdotool, ffprobe, python3 (standard library only)
 set -euo pipefail
 
-if [ $# -ne 2 ]; then
-  echo "usage: $0 PATH/TO/clothsim REPO_ROOT" >&2
-  exit 2
-fi
-bin=$(realpath "$1")
-root=$(realpath "$2")
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+app_test_begin soak "" "$@"
 seconds=${SOAK_SECONDS:-20}
 seed=${SOAK_SEED:-1}
 bound_mb=${SOAK_RSS_GROWTH_MB:-48}
-for tool in Xvfb xdotool ffprobe python3; do
-  command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed" >&2; exit 1; }
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/clothsim-soak.XXXXXX")
-xvfb_pid=""
-app_pid=""
-cleanup() {
-  local rc=$?
-  xdotool mouseup 1 mouseup 2 mouseup 3 keyup ctrl 2>/dev/null || true
-  [ -n "$app_pid" ] && kill -KILL "$app_pid" 2>/dev/null || true
-  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
-  wait 2>/dev/null || true
-  if [ $rc -eq 0 ] && [ -z "${KEEP_TMP:-}" ]; then rm -rf "$tmp"; else echo "soak_test: files kept in $tmp" >&2; fi
-}
-trap cleanup EXIT
+require_tools Xvfb xdotool ffprobe python3
+before_cleanup() { xdotool mouseup 1 mouseup 2 mouseup 3 keyup ctrl 2>/dev/null; }
 
 fail() {
   echo "FAIL: $*" >&2
@@ -44,8 +26,6 @@ fail() {
   exit 1
 }
 
-# Our own X server (tests/app/xvfb.sh).
-source "$(dirname "${BASH_SOURCE[0]}")/xvfb.sh"
 start_private_xvfb
 
 # Under AddressSanitizer freed memory sits in a quarantine (256 MiB by default) that would read

@@ -46,6 +46,8 @@ expect_error "unknown integrator" "warp" --scene "$scene" --integrator warp
 expect_error "bad --set" "key=value" --scene "$scene" --set justakey
 expect_error "unwritable export" "/nonexistent_dir/x.obj" --scene "$scene" --export-obj /nonexistent_dir/x.obj
 expect_error "unknown drape method" "unknown drape method" --scene "$scene" --drape sideways
+expect_error "bad --case" "--case must be 1, 2 or 3" --case 4
+expect_error "--case with --scene" "--case and --scene" --case 1 --scene "$scene"
 expect_error "open collider mesh" "not closed" --scene "$scene" \
   --set "colliders=[{\"type\": \"mesh\", \"path\": \"$root/tests/data/open_box.obj\"}]"
 
@@ -69,6 +71,28 @@ assert s["instabilities"] == 0, s
 print(f"ok: drape then 30 implicit frames: kinetic energy {s['final_kinetic_energy']:.2e} J")
 PY
 fi
+
+# --case N loads seed 004's test case N: 1 the patch on the high-resolution OBJ (1201 vertices,
+# vertex 0 pinned where the file puts it), 2 the flag, 3 the waving handkerchief.
+for n in 1 2 3; do
+  if ! "$app" --headless --frames 2 --case "$n" --export-obj "$tmp/case$n.obj" >"$tmp/out" 2>"$tmp/err"; then
+    fail "--case $n failed: $(cat "$tmp/err")"
+  fi
+done
+python3 - "$tmp" <<'PY' || failures=$((failures + 1))
+import sys
+tmp = sys.argv[1]
+def verts(n):
+    return [list(map(float, l.split()[1:4])) for l in open(f"{tmp}/case{n}.obj") if l.startswith("v ")]
+v1, v2, v3 = verts(1), verts(2), verts(3)
+assert len(v1) == 25 * 25 + 24 * 24, f"case 1: {len(v1)} vertices"
+assert v1[0] == [-0.5, 1.0, -0.5], v1[0]  # a pinned corner of the horizontal patch
+assert all(abs(p[1] - 1.0) < 0.01 for p in v1), "case 1 starts horizontal at y = 1 m"
+zs = [p[2] for p in v2]
+assert max(zs) - min(zs) < 0.05 and max(p[1] for p in v2) - min(p[1] for p in v2) > 0.5, "case 2 is vertical"
+assert len(v3) == 20 * 20, f"case 3: {len(v3)} vertices"
+print("ok: --case 1, 2, 3 load seed 004's test cases")
+PY
 
 # Unknown key: a warning naming it, and the run still succeeds.
 "$app" --headless --frames 2 --scene "$scene" --set cloth.material.stiffnes=3 >"$tmp/out" 2>"$tmp/err"
@@ -105,6 +129,27 @@ assert s["nan"] is False and s["instabilities"] == 0, s
 assert s["final_kinetic_energy"] > 0 and math.isfinite(s["max_edge_strain"]), s
 assert abs(s["total_mass"] - 0.15) < 1e-9, s["total_mass"]
 print("ok: good run: export and stats as documented")
+PY
+fi
+
+# Weil's geometric drape (--drape geometric): the default cloth, held at two corners, hangs in the
+# vertical plane through them (the border is catenaries between them, the interior their average).
+if ! "$app" --headless --frames 0 --scene "$scene" --drape geometric --set 'colliders=[]' \
+    --set 'cloth.mesh.grid.resolution=[9,9]' --export-obj "$tmp/weil.obj" >"$tmp/out" 2>"$tmp/err"; then
+  fail "geometric drape run failed: $(cat "$tmp/err")"
+elif ! grep -q "drape (geometric): converged" "$tmp/out" || ! grep -q "2 catenaries" "$tmp/out"; then
+  fail "geometric drape did not report its catenaries: $(cat "$tmp/out")"
+else
+  python3 - "$tmp/weil.obj" <<'PY' || failures=$((failures + 1))
+import sys
+v = [list(map(float, l.split()[1:4])) for l in open(sys.argv[1]) if l.startswith("v ")]
+assert len(v) == 81, len(v)
+assert v[0] == [-0.5, 1.0, -0.5] and v[8] == [0.5, 1.0, -0.5], (v[0], v[8])
+assert all(abs(p[2] + 0.5) < 1e-6 for p in v), "not in the plane of the supports"
+# The top edge is exactly as long as the supports are apart: taut, straight between them.
+assert all(abs(p[1] - 1.0) < 1e-12 for p in v[:9]), "the taut top edge sags"
+assert all(p[1] < 1.0 for p in v[9:]), "a free point not below the supports"
+print(f"ok: geometric drape hangs in the supports' plane, lowest point {min(p[1] for p in v):.3f} m")
 PY
 fi
 

@@ -33,14 +33,15 @@ class ExplicitIntegrator final : public Integrator {
   std::vector<Vec3> kx_[4], kv_[4];         ///< RK4 stage derivatives
 };
 
-/// Where the grabbed vertex goes in a substep of length h starting from `from`: towards the
-/// cursor, at most max_speed * h away, so a fast mouse flick cannot inject an arbitrarily large
-/// displacement into one substep. Shared by every integrator.
+/// Where a kinematically grabbed vertex goes in a substep of length h starting from `from`:
+/// towards the cursor, at most max_speed * h away, so a fast mouse flick cannot inject an
+/// arbitrarily large displacement into one substep. Shared by every integrator.
 Vec3 grab_destination(const Grab& grab, const Vec3& from, double h);
 
 /// After a free (explicit) update of a substep ending at time t_end: pinned vertices back exactly
-/// on their pins with zero velocity, moving pins on their paths with the path's velocity; the
-/// grabbed vertex (which was at `grab_start` before the substep) moved kinematically.
+/// on their pins with zero velocity, moving pins on their paths with the path's velocity; a
+/// kinematically grabbed vertex (which was at `grab_start` before the substep) moved towards the
+/// cursor (a spring grab acted as a force in the update instead).
 void enforce_pins_and_grab(ClothState& state, const StepContext& ctx, double h,
                            const Vec3& grab_start, double t_end);
 

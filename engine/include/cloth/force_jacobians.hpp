@@ -8,6 +8,7 @@
 #include "cloth/forces.hpp"
 #include "cloth/model.hpp"
 #include "cloth/state.hpp"
+#include "cloth/step_context.hpp"
 
 namespace cloth {
 
@@ -23,5 +24,13 @@ std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model);
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,
                              std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv);
+
+/// The spring-mode mouse grab, one of B&W's external "mouse forces" (sec. 2): adds
+/// F = k (target - x) - c v to the grabbed vertex's f. Nothing when `spring` is null.
+void add_grab_spring_force(const Grab* spring, const ClothState& state, std::vector<Vec3>& f);
+
+/// Its Jacobians, dF/dx = -k I and dF/dv = -c I, on the grabbed vertex's diagonal blocks (both
+/// negative definite: the spring only adds to A = M - h df/dv - h^2 df/dx of eq. 16).
+void add_grab_spring_jacobians(const Grab* spring, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv);
 
 }  // namespace cloth

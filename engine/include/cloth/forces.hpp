@@ -41,5 +41,7 @@ Energies compute_energies(const ClothModel& model, const ClothState& state, cons
 
 /// Largest (|x_i - x_j| - rest) / rest over the mesh's triangle edges (dimensionless strain).
 double max_edge_strain(const ClothModel& model, const ClothState& state);
+/// Per vertex, the largest strain of the edges through it, at least 0 (the strain heat map).
+std::vector<double> vertex_edge_strain(const ClothModel& model, const ClothState& state);
 
 }  // namespace cloth

@@ -1,9 +1,10 @@
 #pragma once
 // Baraff-Witkin implicit integration (seed 001): backward Euler linearised once (one Newton
 // step, eq. 6), solved in its symmetric form eq. 15/16 with the modified PCG of section 5.3;
-// pins, the mouse grab and solid contacts are velocity constraints (S_i, z_i of section 5.1), and
-// contacts are also pushed out by position alteration y (eq. 17-18). Optionally more Newton
-// iterations make the step fully implicit (StepContext::newton_iterations).
+// pins, the kinematic mouse grab and solid contacts are velocity constraints (S_i, z_i of section
+// 5.1), and contacts are also pushed out by position alteration y (eq. 17-18); the spring mouse
+// grab is a force with its Jacobians. Optionally more Newton iterations make the step fully
+// implicit (StepContext::newton_iterations).
 #include <cstdint>
 #include <vector>
 
@@ -21,6 +22,10 @@ class ImplicitEulerIntegrator final : public Integrator {
  private:
   /// Builds the constraints of one substep and the position alteration y.
   void gather_constraints(const ClothState& state, const StepContext& ctx, double t, double h);
+  /// f_, dfdx_, dfdv_ at time t: the model and external forces (PSD-projected), and the mouse
+  /// spring when the grab is one.
+  void assemble_forces(const ClothState& state, const ClothModel& model, const StepContext& ctx,
+                       double t);
   /// B&W section 5: the constraint impulse of each contact is the residual e = A dv - b of the
   /// (first) solve; stored in contacts_.
   void measure_contact_impulses();

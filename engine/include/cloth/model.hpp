@@ -36,6 +36,11 @@ struct Edge {
   double rest = 0;  ///< m
 };
 
+/// Elongation of edge e at positions x: |x_i - x_j| / rest - 1 (dimensionless; < 0 compressed).
+inline double edge_elongation(const Edge& e, const std::vector<Vec3>& x) {
+  return (x[size_t(e.i)] - x[size_t(e.j)]).norm() / e.rest - 1.0;
+}
+
 struct ClothModel {
   RestMesh mesh;
   ModelType type = ModelType::Springs;

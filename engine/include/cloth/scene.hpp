@@ -51,6 +51,7 @@ struct Scene {
   std::vector<PinSpec> pins;
   std::vector<SlideSpec> slides;
   SelfCollisionSettings self_collision;
+  TearSettings tearing;
   std::vector<Collider> colliders;
   ExternalForces forces;  ///< gravity, wind, drag
   SolverSettings solver;

@@ -17,6 +17,7 @@
 #include "cloth/self_collision.hpp"
 #include "cloth/model.hpp"
 #include "cloth/state.hpp"
+#include "cloth/tearing.hpp"
 
 namespace cloth {
 
@@ -50,6 +51,7 @@ struct FrameReport {
   int steps_taken = 0;        ///< accepted integrator steps covering the frame (1 unless adaptive)
   int rejected_steps = 0;     ///< proposed steps discarded (blow-up, or adaptive stretch test)
   double smallest_step = 0;   ///< shortest accepted step in this frame, s
+  int torn_edges = 0;         ///< edges broken at the end of this frame (tearing)
   StepTimings timings;        ///< wall time of all attempts, split as in B&W Table 1
 };
 
@@ -99,6 +101,23 @@ class Simulation {
   const std::vector<MovingPin>& moving_pins() const { return moving_pins_; }
   const std::vector<SlideConstraint>& slides() const { return slides_; }
 
+  /// Tearing on/off and its threshold. Throws InputError for a bad threshold, or when turning it
+  /// on for a model that cannot be cut (model_supports_tearing).
+  void set_tearing(const TearSettings& settings);
+  const TearSettings& tearing() const { return tearing_; }
+  /// Edges broken since the start or the last reset.
+  int torn_edges() const { return torn_edges_; }
+  /// Increases whenever the mesh's vertices or triangles change (a tear, or reset() mending a
+  /// torn cloth): the renderer's cue to re-upload its index buffer.
+  std::uint64_t topology_version() const { return topology_version_; }
+  /// The mesh before any tear. Its vertices keep their indices in a torn mesh (copies are
+  /// appended), so its grid indexing still finds the same corners.
+  const RestMesh& intact_mesh() const { return intact_mesh_; }
+
+  /// Coulomb coefficients of solid k, static and kinetic (dimensionless). Throws InputError for a
+  /// missing solid or a coefficient that is NaN or outside [0, 10].
+  void set_collider_friction(int k, double static_mu, double kinetic_mu);
+
   /// Moves solid k by hand (the mouse) to `offset` from where the scene put it (on top of its
   /// motion), m. Ignored for an index out of range or a non-finite offset.
   void set_collider_offset(int k, const Vec3& offset);
@@ -108,11 +127,17 @@ class Simulation {
   void set_pinned(int vertex, bool pinned);
   int pinned_count() const;
 
-  /// Mouse grab: the vertex follows `target` (kinematically, speed-limited) until released.
+  /// Mouse grab: the vertex follows `target` until released, kinematically (speed-limited) or
+  /// pulled by the spring of grab_settings().
   void grab(int vertex, const Vec3& target);
   void move_grab(const Vec3& target);
   void release_grab() { grab_.reset(); }
   const std::optional<Grab>& current_grab() const { return grab_; }
+  /// Kinematic or spring grab and the spring's k, c; also changes a grab in progress. Kept by
+  /// reset(). Throws InputError for a stiffness outside (0, 1e6] N/m or a damping outside
+  /// [0, 1e3] N*s/m (NaN included).
+  void set_grab_settings(const GrabSettings& settings);
+  const GrabSettings& grab_settings() const { return grab_settings_; }
 
   /// Advances by one frame of solver().dt. Without adaptivity: one step; if it diverges it is
   /// rolled back and retried with doubled substeps (kept afterwards, and reported); if that fails
@@ -157,6 +182,15 @@ class Simulation {
   void advance_adaptively(FrameReport& report);
   /// Gives up the rest of an adaptive frame: zero velocity, counted and reported as `why`.
   void stop_motion(FrameReport& report, const std::string& why);
+  /// Breaks the edges stretched past the tearing threshold and cuts the mesh along them (end of a
+  /// frame); returns how many edges broke.
+  int tear_overstrained_edges();
+  /// Puts `mesh` in place of the current one: the model is rebuilt on it, and each vertex's
+  /// state, pin and rest position come from vertex parent[v] of the current mesh. A vertex added
+  /// by a cut is free (its pin, slide or grab stays with the original vertex).
+  void replace_mesh(RestMesh mesh, const std::vector<int>& parent);
+  /// Back to the intact mesh, no broken edges (reset).
+  void mend_tears();
   /// Throws InputError if `integrator` cannot step a model of `type`.
   static void check_supported(const std::string& integrator, ModelType type);
 
@@ -176,10 +210,17 @@ class Simulation {
   std::vector<MovingPin> moving_pins_;
   std::vector<SlideConstraint> slides_;
   std::optional<Grab> grab_;
+  GrabSettings grab_settings_;
   std::vector<StretchShearTriangle> stretch_triangles_;  ///< rest data of the section 7 test
   StepSizeController controller_;
   SelfCollider self_collider_;  ///< the mesh's edge / adjacency tables and scratch
   SelfCollisionSettings self_collision_;
+  RestMesh intact_mesh_;              ///< the mesh before any tear, restored by reset()
+  TearSettings tearing_;
+  std::vector<EdgeKey> pending_cuts_; ///< broken edges whose sides still hold together (tearing.hpp)
+  std::vector<int> breakable_edges_;  ///< model_.edges with triangles on both sides (tearing only)
+  int torn_edges_ = 0;
+  std::uint64_t topology_version_ = 0;
 
   double time_ = 0;
   std::int64_t steps_ = 0;

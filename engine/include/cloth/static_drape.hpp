@@ -129,8 +129,11 @@ DrapeProblem drape_problem_from(const Simulation& sim);
 
 /// Named option sets for the CLI (--drape NAME) and the UI: "newton", "multigrid-v",
 /// "multigrid-w", "relax-red-black", "relax-sequential", "relax-jacobi". Throws InputError
-/// listing the names for any other.
+/// listing drape_method_names() for any other ("geometric" included: it has its own entry point).
 DrapeOptions drape_options_from_name(const std::string& name);
 std::vector<std::string> drape_option_names();
+/// Every method --drape and the app offer: drape_option_names(), then "geometric", Weil's
+/// catenary model, which is not an energy minimiser and runs by geometric_drape (weil_drape.hpp).
+std::vector<std::string> drape_method_names();
 
 }  // namespace cloth

@@ -6,7 +6,7 @@
 //
 // Each substep of length h = dt / substeps:
 //   v += h f_ext / m,  x_pred = x + h v      (gravity, velocity damping, drag and wind; explicit)
-//   pins and the mouse grab placed kinematically (inverse mass 0)
+//   pins and a kinematic mouse grab placed kinematically (inverse mass 0)
 //   lambda = 0; for every constraint j, in order (Gauss-Seidel; StepContext::xpbd_iterations passes):
 //     dlambda = (-C - alpha~ lambda - gamma grad C . (x - x_n)) / ((1 + gamma) grad C W grad C^T + alpha~)
 //     x += W grad C^T dlambda,  lambda += dlambda          (2016 eqs. 18 and 26; W = M^-1)
@@ -22,6 +22,8 @@
 //                  constant (B&W eq. 11's d = -k_d dC/dx C_dot is the Rayleigh damping of 2016
 //                  sec. 3.5 with beta = k_d). The stretch condition's two components are
 //                  projected together (a 2 x 2 solve).
+// The spring mouse grab f = k (target - x) - c v is the constraint C = x - target of the grabbed
+// vertex, alpha = 1/k, beta = c, projected last in each pass.
 // A constraint (component) that cannot move any free vertex (zero-length spring, zero weighted
 // gradient) or has zero stiffness is skipped for that pass: no NaN, no division by zero.
 #include <vector>
@@ -36,14 +38,16 @@ class XpbdIntegrator final : public Integrator {
   StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) override;
 
  private:
-  /// One Gauss-Seidel pass over every constraint of the model, substep length h.
-  void project_constraints(ClothState& state, const ClothModel& model, double h);
+  /// One Gauss-Seidel pass over every constraint of the model and the mouse spring (when
+  /// `spring` is not null), substep length h.
+  void project_constraints(ClothState& state, const ClothModel& model, const Grab* spring, double h);
 
   std::vector<Vec3> force_;        ///< external forces of the substep, N (scratch)
   std::vector<Vec3> x_prev_;       ///< positions at the start of the substep, m
   std::vector<double> inv_mass_;   ///< 1/kg; 0 for pinned and grabbed vertices
   std::vector<double> lambda_;     ///< Lagrange multiplier of each scalar constraint component
                                    ///< (h^2 x its generalised force), reset every substep
+  Vec3 grab_lambda_ = Vec3::Zero();  ///< the mouse spring's three components, likewise
 };
 
 }  // namespace cloth

@@ -1,0 +1,64 @@
+# Sourced by the app test scripts (tests/app/*.sh) right after `set -euo pipefail`. Each script
+# defines its own fail function (what it prints differs) and may define before_cleanup.
+#
+#   app_test_begin NAME MODES "$@"  checks the arguments PATH/TO/clothsim REPO_ROOT [MODE], MODE
+#                                   one of the space-separated MODES ("" = none allowed); sets
+#                                   bin, root, mode (empty when not given) and tmp, a scratch
+#                                   folder removed on success, kept and named on failure (or
+#                                   always with KEEP_TMP=1)
+#   require_tools TOOL...           fails naming the first tool that is not installed
+#   start_private_xvfb              an X server of the test's own (below)
+#
+# On exit: before_cleanup (if defined), then the app (app_pid; its whole process group when
+# app_group=1) and Xvfb (xvfb_pid) are killed, then the scratch folder is handled.
+
+app_test_begin() {
+  test_name=$1
+  local modes=$2
+  shift 2
+  local usage="usage: $0 PATH/TO/clothsim REPO_ROOT${modes:+ [$modes]}"
+  if [ $# -lt 2 ] || [ $# -gt 3 ] || { [ $# -eq 3 ] && [[ " $modes " != *" $3 "* || -z "$modes" ]]; }; then
+    echo "$usage" >&2
+    exit 2
+  fi
+  bin=$(realpath "$1")
+  root=$(realpath "$2")
+  mode=${3:-}
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/clothsim-$test_name.XXXXXX")
+  xvfb_pid=""
+  app_pid=""
+  app_group=0
+  trap app_test_cleanup EXIT
+}
+
+app_test_cleanup() {
+  local rc=$?
+  if declare -F before_cleanup >/dev/null; then before_cleanup || true; fi
+  if [ -n "$app_pid" ]; then
+    if [ "$app_group" = 1 ]; then kill -KILL -- "-$app_pid" 2>/dev/null || true; else kill -KILL "$app_pid" 2>/dev/null || true; fi
+  fi
+  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+  if [ $rc -eq 0 ] && [ -z "${KEEP_TMP:-}" ]; then rm -rf "$tmp"; else echo "$test_name: files kept in $tmp" >&2; fi
+}
+
+require_tools() {
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed" >&2; exit 1; }
+  done
+}
+
+# start_private_xvfb starts an X server of the test's own in the background and exports DISPLAY.
+# -displayfd lets Xvfb pick a free display number itself (no race with other tests that also look
+# for one) and tell us which. Sets xvfb_pid for the cleanup.
+start_private_xvfb() {
+  Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$tmp/display" >"$tmp/xvfb.log" 2>&1 &
+  xvfb_pid=$!
+  for _ in $(seq 100); do
+    [ -s "$tmp/display" ] && break
+    kill -0 "$xvfb_pid" 2>/dev/null || fail "Xvfb did not start: $(cat "$tmp/xvfb.log")"
+    sleep 0.1
+  done
+  [ -s "$tmp/display" ] || fail "Xvfb did not report a display"
+  export DISPLAY=":$(head -n1 "$tmp/display")"
+}
