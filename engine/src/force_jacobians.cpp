@@ -104,7 +104,9 @@ std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model) {
 
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,
-                             std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv) {
+                             std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
+                             JacobianCorrection* correction) {
+  if (correction) correction->clear();
   dfdx.set_zero();
   dfdv.set_zero();
   if (only_baraff_witkin_elements(model) && dfdx.same_pattern(dfdv)) {
@@ -125,15 +127,19 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
       const Vec3 air = ext.wind.velocity((x[0] + x[1] + x[2]) / 3.0, t, &air_jacobian);
       const AeroTriangle a = aero_triangle(x, v, ext.drag, air, air_jacobian);
       // Block (i, k) is a.dfdx[k] for every i; keep its symmetric part over the 3 x 3 stencil.
-      Eigen::Matrix<double, 9, 9> sym;
-      for (int i = 0; i < 3; ++i) {
-        for (int k = 0; k < 3; ++k) sym.block<3, 3>(3 * i, 3 * k) = 0.5 * (a.dfdx[k] + a.dfdx[i].transpose());
-      }
+      Eigen::Matrix<double, 9, 9> exact;
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) exact.block<3, 3>(3 * i, 3 * k) = a.dfdx[k];
+      Eigen::Matrix<double, 9, 9> sym = 0.5 * (exact + exact.transpose());
       // The turning of the triangle's normal in the wind can make that part positive (a force
       // growing with the displacement); in the implicit matrix A = M - h df/dv - h^2 df/dx such
       // directions make A indefinite and CG diverge (a curtain in wind blew up in two frames). As
       // for the elastic Hessians, the implicit step keeps only its negative semidefinite part.
       if (definite) sym = -project_psd<9>(-sym);
+      if (correction) {
+        correction->triangles.push_back(tri);
+        correction->blocks.push_back(exact - sym);
+      }
       for (int i = 0; i < 3; ++i) {
         for (int k = 0; k < 3; ++k) {
           dfdx.add(tri[i], tri[k], sym.block<3, 3>(3 * i, 3 * k));
@@ -141,6 +147,16 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
         }
       }
     }
+  }
+}
+
+void JacobianCorrection::add_times(const std::vector<Vec3>& d, std::vector<Vec3>& out) const {
+  for (size_t t = 0; t < triangles.size(); ++t) {
+    const auto& tri = triangles[t];
+    Eigen::Matrix<double, 9, 1> dt;
+    for (int k = 0; k < 3; ++k) dt.segment<3>(3 * k) = d[size_t(tri[k])];
+    const Eigen::Matrix<double, 9, 1> change = blocks[t] * dt;
+    for (int i = 0; i < 3; ++i) out[size_t(tri[i])] += change.segment<3>(3 * i);
   }
 }
 

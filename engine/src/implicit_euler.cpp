@@ -93,7 +93,7 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
 
 void ImplicitEulerIntegrator::assemble_forces(const ClothState& state, const ClothModel& model,
                                               const StepContext& ctx, double t) {
-  compute_force_jacobians(model, state, ctx.forces, t, /*definite=*/true, f_, dfdx_, dfdv_);
+  compute_force_jacobians(model, state, ctx.forces, t, /*definite=*/true, f_, dfdx_, dfdv_, &dfdx_correction_);
   // The mouse spring enters eq. 15 like any other force: f, -k I in df/dx, -c I in df/dv.
   add_grab_spring_force(ctx.spring_grab(), state, f_);
   add_grab_spring_jacobians(ctx.spring_grab(), dfdx_, dfdv_);
@@ -199,6 +199,7 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
       scratch_.resize(n);
       for (int i = 0; i < n; ++i) scratch_[i] = h * state.v[i] + y_[i];
       dfdx_.multiply(scratch_, b_);
+      dfdx_correction_.add_times(scratch_, b_);  // the right side takes the true derivative
       for (int i = 0; i < n; ++i) b_[i] = h * (f_[i] + b_[i]);
     }
     {

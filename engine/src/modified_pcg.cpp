@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 
 #include "cloth/constrained_solve.hpp"
+#include "cloth/incomplete_cholesky.hpp"
 
 namespace cloth {
 
@@ -34,26 +35,23 @@ void filter(const VertexConstraints& c, std::vector<Vec3>& a) {
   for (size_t i = 0; i < a.size(); ++i) a[i] = c.S[i] * a[i];
 }
 
-}  // namespace
-
-SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
-                         const VertexConstraints& c, const PcgSettings& settings,
-                         std::vector<Vec3>& dv) {
+// The preconditioner P^-1 as one 3x3 block per vertex (diagonal or block-Jacobi).
+// Diagonal (B&W): the paper writes P_ii = 1/A_ii and then s = P^-1 r; read literally that
+// multiplies by A_ii. What is meant (and what converges) is s = r / A_ii with
+// delta_0 = b^T diag(A)^-1 b, the standard PCG with preconditioner diag(A).
+// Block-Jacobi: P_i^-1 = S_i (S_i A_ii S_i + I - S_i)^-1 S_i, the inverse of the vertex's block
+// on its free subspace (zero along constrained directions, exactly 0 for a fixed vertex), so
+// P^-1 maps filtered vectors to filtered vectors and is SPD on the free subspace: this is plain
+// block-Jacobi PCG on the reduced system S A S. A stretched cloth's vertex block is strongly
+// anisotropic (Y h^2 along the threads, about the mass across the sheet) and not aligned with
+// x, y, z once the cloth drapes, which the diagonal cannot capture.
+std::vector<Eigen::Matrix3d> inverse_blocks(const BlockSparseMatrix& A, const VertexConstraints& c,
+                                            bool diagonal_only) {
   const int n = A.blocks();
-  // The preconditioner P^-1 as one 3x3 block per vertex.
-  // Diagonal (B&W): the paper writes P_ii = 1/A_ii and then s = P^-1 r; read literally that
-  // multiplies by A_ii. What is meant (and what converges) is s = r / A_ii with
-  // delta_0 = b^T diag(A)^-1 b, the standard PCG with preconditioner diag(A).
-  // Block-Jacobi: P_i^-1 = S_i (S_i A_ii S_i + I - S_i)^-1 S_i, the inverse of the vertex's block
-  // on its free subspace (zero along constrained directions, exactly 0 for a fixed vertex), so
-  // P^-1 maps filtered vectors to filtered vectors and is SPD on the free subspace: this is plain
-  // block-Jacobi PCG on the reduced system S A S. A stretched cloth's vertex block is strongly
-  // anisotropic (Y h^2 along the threads, about the mass across the sheet) and not aligned with
-  // x, y, z once the cloth drapes, which the diagonal cannot capture.
   std::vector<Eigen::Matrix3d> inv_block(n);
   for (int i = 0; i < n; ++i) {
     const Eigen::Matrix3d& Aii = A.diagonal(i);
-    if (settings.preconditioner == Preconditioner::diagonal) {
+    if (diagonal_only) {
       inv_block[i] = Aii.diagonal().cwiseInverse().asDiagonal();
     } else {
       const Eigen::Matrix3d& S = c.S[i];
@@ -68,12 +66,32 @@ SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
       inv_block[i] = 0.5 * (inv_block[i] + inv_block[i].transpose()).eval();
     }
   }
+  return inv_block;
+}
+
+}  // namespace
+
+SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
+                         const VertexConstraints& c, const PcgSettings& settings,
+                         std::vector<Vec3>& dv) {
+  const int n = A.blocks();
+  SolveReport report;
+  // Incomplete Cholesky when asked for and it factors (with a shift if need be); else blocks, and
+  // block-Jacobi when the incomplete factorisation broke down at every shift.
+  BlockIncompleteCholesky ic;
+  const bool use_ic = settings.preconditioner == Preconditioner::incomplete_cholesky && ic.factor(A, c);
+  if (settings.preconditioner == Preconditioner::incomplete_cholesky) {
+    report.preconditioner_shifts = ic.shifts();
+    report.preconditioner_fallback = !use_ic;
+  }
+  const std::vector<Eigen::Matrix3d> inv_block =
+      use_ic ? std::vector<Eigen::Matrix3d>() : inverse_blocks(A, c, settings.preconditioner == Preconditioner::diagonal);
   auto precondition = [&](const std::vector<Vec3>& in, std::vector<Vec3>& out) {
+    if (use_ic) return ic.apply(in, c, out);
     out.resize(n);
     for (int i = 0; i < n; ++i) out[i] = inv_block[i] * in[i];
   };
 
-  SolveReport report;
   // line 2 establishes the invariant: dv = z, or z + S dv_guess (its constrained part is z too).
   if (settings.warm_start && dv.size() == static_cast<size_t>(n)) {
     for (int i = 0; i < n; ++i) dv[i] = c.z[i] + c.S[i] * dv[i];

@@ -328,6 +328,15 @@ Collider parse_collider(const json& node, const std::string& key, const std::str
   return c;
 }
 
+// The modified PCG's preconditioner (B&W section 5.3) by its scene name.
+Preconditioner preconditioner_from_name(const std::string& name) {
+  if (name == "diagonal") return Preconditioner::diagonal;
+  if (name == "block-jacobi") return Preconditioner::block_jacobi;
+  if (name == "incomplete-cholesky") return Preconditioner::incomplete_cholesky;
+  throw InputError("solver.preconditioner must be diagonal, block-jacobi or incomplete-cholesky, got \"" +
+                   name + "\"");
+}
+
 WindField parse_wind(const json& node, std::vector<std::string>& warnings) {
   Fields f(node, "forces.wind", warnings);
   WindField w;
@@ -405,6 +414,9 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
     scene.solver.max_iterations = f.integer("max_iterations", scene.solver.max_iterations, 1, 100000);
     scene.solver.strain_limit = f.number("strain_limit", scene.solver.strain_limit, -1, 10, "");
     scene.solver.direct_solve = f.boolean("direct_solve", scene.solver.direct_solve);
+    if (f.has("preconditioner")) {
+      scene.solver.preconditioner = preconditioner_from_name(f.string("preconditioner", ""));
+    }
     scene.solver.newton_iterations =
         f.integer("newton_iterations", scene.solver.newton_iterations, 1, 20);
     scene.solver.xpbd_iterations = f.integer("xpbd_iterations", scene.solver.xpbd_iterations, 1, 1000);

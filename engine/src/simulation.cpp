@@ -192,6 +192,7 @@ bool Simulation::try_step(FrameReport& report, double h, double t) {
   ctx.grab = grab_;
   ctx.pcg.tolerance = solver_.tolerance;
   ctx.pcg.max_iterations = solver_.max_iterations;
+  ctx.pcg.preconditioner = solver_.preconditioner;
   ctx.direct_solve = solver_.direct_solve;
   ctx.newton_iterations = solver_.newton_iterations;
   ctx.xpbd_iterations = solver_.xpbd_iterations;

@@ -59,7 +59,9 @@ TEST(Scene, OverridesSetAnyDottedPath) {
   apply_override(doc, "solver.substeps=7");
   apply_override(doc, "cloth.mesh.grid.plane=xy");
   apply_override(doc, "forces.gravity=[0,-1.62,0]");
+  apply_override(doc, "solver.preconditioner=incomplete-cholesky");
   const Scene s = parse(doc);
+  EXPECT_EQ(s.solver.preconditioner, Preconditioner::incomplete_cholesky);
   EXPECT_EQ(s.material.stretch, 2500);
   EXPECT_EQ(s.solver.substeps, 7);
   EXPECT_TRUE(s.forces.gravity.isApprox(Vec3(0, -1.62, 0)));
@@ -88,6 +90,7 @@ TEST(Scene, BadValuesFailWithOneLineNamingTheKey) {
       {"/solver/substeps", 2.5, "solver.substeps"},
       {"/solver/integrator", "warp", "warp"},
       {"/solver/integrator", "static", "not supported yet"},
+      {"/solver/preconditioner", "ilu", "solver.preconditioner"},
       {"/cloth/mesh/grid/resolution", json::array({1, 5}), "resolution"},
       {"/cloth/mesh/grid/plane", "yz", "plane"},
       {"/cloth/pins", json::array({{{"corner", "top-left"}}}), "cloth.pins.0.corner"},

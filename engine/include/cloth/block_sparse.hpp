@@ -24,6 +24,12 @@ class BlockSparseMatrix {
   Eigen::Matrix3d& value(int slot) { return values_[slot]; }
   const Eigen::Matrix3d& value(int slot) const { return values_[slot]; }
   const Eigen::Matrix3d& diagonal(int i) const { return values_[diag_slot_[i]]; }
+  /// Row i's slots are [row_begin(i), row_end(i)), sorted by column; col(slot) is the column.
+  int row_begin(int i) const { return row_start_[i]; }
+  int row_end(int i) const { return row_start_[i + 1]; }
+  int col(int slot) const { return cols_[slot]; }
+  int diagonal_slot(int i) const { return diag_slot_[i]; }
+  int slots() const { return static_cast<int>(cols_.size()); }
   /// Adds b to block (i, j), which must be in the pattern.
   void add(int i, int j, const Eigen::Matrix3d& b);
   /// this = alpha * a + beta * b, entry by entry, for matrices of the same pattern.

@@ -23,13 +23,15 @@ struct VertexConstraints {
 /// `block_jacobi` inverts each vertex's 3x3 diagonal block restricted to its free directions,
 /// P_i^-1 = S_i (S_i A_ii S_i + I - S_i)^-1 S_i: the block-Jacobi preconditioner of the reduced
 /// system S A S, so it is exact per vertex for the anisotropic stretch blocks and never mixes a
-/// constrained direction into a free one.
-enum class Preconditioner { diagonal, block_jacobi };
+/// constrained direction into a free one. `incomplete_cholesky` is block IC(0) of the same reduced
+/// system, S A S + (I - S) factored on A's pattern (incomplete_cholesky.hpp): it also couples
+/// neighbouring vertices.
+enum class Preconditioner { diagonal, block_jacobi, incomplete_cholesky };
 
 struct PcgSettings {
   double tolerance = 1e-6;   ///< epsilon of section 5.3: stop when the filtered residual is below eps |b|
   int max_iterations = 500;
-  Preconditioner preconditioner = Preconditioner::block_jacobi;
+  Preconditioner preconditioner = Preconditioner::incomplete_cholesky;
   /// Start from z + S dv_in (the dv passed in, projected onto the free directions: e.g. the last
   /// step's dv) instead of B&W's dv = z. Ignored when dv's size is not A's. The stopping test
   /// stays relative to the filtered b, so the answer's accuracy does not depend on the guess.
@@ -40,6 +42,8 @@ struct SolveReport {
   int iterations = 0;
   double relative_residual = 0;  ///< sqrt(delta_new / delta_0) at exit (preconditioned norm)
   bool converged = false;
+  int preconditioner_shifts = 0;        ///< incomplete Cholesky: Manteuffel shifts after a breakdown
+  bool preconditioner_fallback = false; ///< incomplete Cholesky broke down at every shift: block-Jacobi used
 };
 
 /// Baraff-Witkin's modified preconditioned CG (section 5.3). Whatever the number of iterations,

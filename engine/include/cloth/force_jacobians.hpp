@@ -1,6 +1,7 @@
 #pragma once
 // The force f(x, v) of the whole cloth together with its Jacobians ∂f/∂x and ∂f/∂v, assembled
 // element by element into block-sparse matrices (Baraff-Witkin section 2.3 / eq. 15 needs all three).
+#include <array>
 #include <utility>
 #include <vector>
 
@@ -15,15 +16,35 @@ namespace cloth {
 /// Every pair of vertices coupled by an element of the model (the sparsity pattern).
 std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model);
 
+/// What the assembled ∂f/∂x leaves out of the true one: per triangle, the exact aerodynamic 9 x 9
+/// block minus the symmetric (and, when definite, projected) block that was assembled. The
+/// matrix A of eq. 16 needs the symmetric, definite version, but the right side of eq. 15,
+/// h (f0 + h ∂f/∂x v0), needs the true derivative: a sheet translating through still air gains no
+/// force by moving, so ∂f/∂x v0 must vanish there, and with the symmetrised block it does not
+/// (a falling sheet then lands on too low a terminal speed, by 17% at 2 substeps a frame).
+struct JacobianCorrection {
+  std::vector<std::array<int, 3>> triangles;
+  std::vector<Eigen::Matrix<double, 9, 9>> blocks;  ///< exact - assembled, N/m
+
+  void clear() {
+    triangles.clear();
+    blocks.clear();
+  }
+  /// out += (∂f/∂x exact - assembled) d.
+  void add_times(const std::vector<Vec3>& d, std::vector<Vec3>& out) const;
+};
+
 /// f (as compute_forces), ∂f/∂x and ∂f/∂v at time t. The matrices must have the pattern of
 /// coupled_pairs. Springs contribute their Jacobian blocks; velocity damping -m c v gives -m c I
 /// in ∂f/∂v; gravity has none; drag/wind give their exact ∂f/∂v, and of their ∂f/∂x only the
 /// symmetric part (the rest is not symmetric, which CG cannot take: the same choice B&W make
 /// for damping in section 4.5). With `definite`, each material element's ∂f/∂x is made negative
 /// semidefinite (see internal_forces.hpp) so that the implicit system stays positive definite.
+/// `correction`, when given, is filled with what the drag/wind blocks left out (above).
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,
-                             std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv);
+                             std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
+                             JacobianCorrection* correction = nullptr);
 
 /// The spring-mode mouse grab, one of B&W's external "mouse forces" (sec. 2): adds
 /// F = k (target - x) - c v to the grabbed vertex's f. Nothing when `spring` is null.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cloth/block_sparse.hpp"
+#include "cloth/force_jacobians.hpp"
 #include "cloth/constrained_solve.hpp"
 #include "cloth/integrator.hpp"
 
@@ -42,6 +43,7 @@ class ImplicitEulerIntegrator final : public Integrator {
 
   std::vector<std::pair<int, int>> pattern_pairs_;  ///< pattern the matrices were built for
   BlockSparseMatrix dfdx_, dfdv_, A_;
+  JacobianCorrection dfdx_correction_;  ///< exact - assembled drag/wind ∂f/∂x, for eq. 15's right side
   VertexConstraints constraints_;
   VertexConstraints correction_constraints_;  ///< constraints_ with z = 0 (Newton corrections)
   std::vector<Vec3> f_, b_, dv_, y_, scratch_;

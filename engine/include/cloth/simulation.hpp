@@ -28,6 +28,7 @@ struct SolverSettings {
   double tolerance = 1e-6;    ///< implicit: modified-PCG relative tolerance (B&W sec. 5.3 epsilon)
   int max_iterations = 500;   ///< implicit: CG iteration cap per solve
   bool direct_solve = false;  ///< implicit: reference direct (LDLT) solve instead of PCG
+  Preconditioner preconditioner = Preconditioner::incomplete_cholesky;  ///< implicit: of the modified PCG
   int newton_iterations = 1;  ///< implicit: Newton iterations per step; 1 = B&W's single
                               ///< linearised step (eq. 18), more = fully implicit backward Euler
   int xpbd_iterations = 1;    ///< xpbd: constraint passes per substep (1 = Macklin's small steps)
