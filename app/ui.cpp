@@ -13,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+#include "cloth/error.hpp"
 #include "cloth/forces.hpp"
 #include "cloth/integrator.hpp"
 #include "cloth/material_presets.hpp"
@@ -362,7 +363,11 @@ void Ui::apply_finished_drape(cloth::Simulation& sim) {
     std::snprintf(line, sizeof line, "%s: %d iterations, E = %.6g J, max |f| = %.2g N",
                   r->converged ? "converged" : r->message.c_str(), r->iterations, r->energy, r->max_force);
     drape_status_ = line;
-    if (!r->x.empty()) sim.set_positions(r->x);  // the cloth at rest in its equilibrium shape
+    try {
+      if (!r->x.empty()) sim.set_positions(r->x);  // the cloth at rest in its equilibrium shape
+    } catch (const cloth::InputError& e) {  // e.g. the cloth tore while the drape was solved
+      drape_status_ = std::string("not applied: ") + e.what();
+    }
   }
 }
 
