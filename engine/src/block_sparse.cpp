@@ -5,8 +5,7 @@
 
 namespace cloth {
 
-BlockSparseMatrix::BlockSparseMatrix(int blocks, const std::vector<std::pair<int, int>>& pairs)
-    : n_(blocks) {
+BlockSparseMatrix::BlockSparseMatrix(int blocks, const std::vector<std::pair<int, int>>& pairs) {
   std::vector<std::vector<int>> rows(blocks);
   for (int i = 0; i < blocks; ++i) rows[i].push_back(i);
   for (const auto& [i, j] : pairs) {
@@ -14,18 +13,21 @@ BlockSparseMatrix::BlockSparseMatrix(int blocks, const std::vector<std::pair<int
     rows[i].push_back(j);
     rows[j].push_back(i);
   }
-  row_start_.assign(1, 0);
-  diag_slot_.resize(blocks);
+  Pattern p;
+  p.n = blocks;
+  p.row_start.assign(1, 0);
+  p.diag_slot.resize(blocks);
   for (int i = 0; i < blocks; ++i) {
     std::sort(rows[i].begin(), rows[i].end());
     rows[i].erase(std::unique(rows[i].begin(), rows[i].end()), rows[i].end());
     for (int j : rows[i]) {
-      if (j == i) diag_slot_[i] = static_cast<int>(cols_.size());
-      cols_.push_back(j);
+      if (j == i) p.diag_slot[i] = static_cast<int>(p.cols.size());
+      p.cols.push_back(j);
     }
-    row_start_.push_back(static_cast<int>(cols_.size()));
+    p.row_start.push_back(static_cast<int>(p.cols.size()));
   }
-  values_.assign(cols_.size(), Eigen::Matrix3d::Zero());
+  values_.assign(p.cols.size(), Eigen::Matrix3d::Zero());
+  p_ = std::make_shared<const Pattern>(std::move(p));
 }
 
 void BlockSparseMatrix::set_zero() {
@@ -33,9 +35,10 @@ void BlockSparseMatrix::set_zero() {
 }
 
 int BlockSparseMatrix::slot(int i, int j) const {
-  const auto begin = cols_.begin() + row_start_[i], end = cols_.begin() + row_start_[i + 1];
+  const std::vector<int>& cols = p_->cols;
+  const auto begin = cols.begin() + p_->row_start[i], end = cols.begin() + p_->row_start[i + 1];
   const auto it = std::lower_bound(begin, end, j);
-  return (it != end && *it == j) ? static_cast<int>(it - cols_.begin()) : -1;
+  return (it != end && *it == j) ? static_cast<int>(it - cols.begin()) : -1;
 }
 
 void BlockSparseMatrix::add(int i, int j, const Eigen::Matrix3d& b) {
@@ -51,15 +54,16 @@ void BlockSparseMatrix::set_linear_combination(double alpha, const BlockSparseMa
   for (size_t s = 0; s < values_.size(); ++s) values_[s] = alpha * a.values_[s] + beta * b.values_[s];
 }
 
-void BlockSparseMatrix::add_diagonal(const std::vector<double>& d) {
-  for (int i = 0; i < n_; ++i) values_[diag_slot_[i]].diagonal().array() += d[i];
+void BlockSparseMatrix::add_diagonal(const std::vector<double>& d, double scale) {
+  for (int i = 0; i < p_->n; ++i) values_[p_->diag_slot[i]].diagonal().array() += scale * d[i];
 }
 
 void BlockSparseMatrix::multiply(const std::vector<Vec3>& x, std::vector<Vec3>& y) const {
-  y.resize(n_);
-  for (int i = 0; i < n_; ++i) {
+  const Pattern& p = *p_;
+  y.resize(p.n);
+  for (int i = 0; i < p.n; ++i) {
     Vec3 sum = Vec3::Zero();
-    for (int s = row_start_[i]; s < row_start_[i + 1]; ++s) sum += values_[s] * x[cols_[s]];
+    for (int s = p.row_start[i]; s < p.row_start[i + 1]; ++s) sum += values_[s] * x[p.cols[s]];
     y[i] = sum;
   }
 }
@@ -67,14 +71,15 @@ void BlockSparseMatrix::multiply(const std::vector<Vec3>& x, std::vector<Vec3>& 
 Eigen::SparseMatrix<double> BlockSparseMatrix::to_eigen() const {
   std::vector<Eigen::Triplet<double>> triplets;
   triplets.reserve(values_.size() * 9);
-  for (int i = 0; i < n_; ++i) {
-    for (int s = row_start_[i]; s < row_start_[i + 1]; ++s) {
+  const Pattern& p = *p_;
+  for (int i = 0; i < p.n; ++i) {
+    for (int s = p.row_start[i]; s < p.row_start[i + 1]; ++s) {
       for (int r = 0; r < 3; ++r) {
-        for (int c = 0; c < 3; ++c) triplets.emplace_back(3 * i + r, 3 * cols_[s] + c, values_[s](r, c));
+        for (int c = 0; c < 3; ++c) triplets.emplace_back(3 * i + r, 3 * p.cols[s] + c, values_[s](r, c));
       }
     }
   }
-  Eigen::SparseMatrix<double> m(3 * n_, 3 * n_);
+  Eigen::SparseMatrix<double> m(3 * p.n, 3 * p.n);
   m.setFromTriplets(triplets.begin(), triplets.end());
   return m;
 }

@@ -123,4 +123,58 @@ ElementEval<9> eval_shear(const StretchShearTriangle& t, const std::vector<Vec3>
   return evaluate_condition(shear_condition(t, x), k_shear / t.area, k_damp / t.area, gather<3>(t.v, v));
 }
 
+// The shear stiffness K = -dfdx = k g g^T + s a M (x) I3, with g = dC/dx, s = k C + k_d C_dot and
+// M = alpha beta^T + beta alpha^T (shear_condition's constant Hessian), has a closed-form
+// eigensystem, so its PSD projection needs no eigensolver (a 6 x 6 one per triangle took ~15% of
+// an implicit frame). M has the eigenvalues mu = alpha.beta +- |alpha| |beta| along
+// e = unit(alpha_hat +- beta_hat), and 0 along (1, 1, 1) (translations, where g is 0 too). With
+// y = sum_i e_i g_i (g = sum over both e of e (x) y): K is lambda = s a mu on e (x) y_perp (two
+// directions for each e), and on the plane of u = e (x) y_hat (one per e) the 2 x 2 matrix
+// T = diag(lambda) + k [|y+|, |y-|]^T [|y+|, |y-|]. The projection subtracts every negative part.
+ElementEval<9> eval_shear_definite(const StretchShearTriangle& t, const std::vector<Vec3>& x,
+                                   const std::vector<Vec3>& v, double k_shear, double k_damp) {
+  assert(v.size() == x.size());
+  const double k = k_shear / t.area, k_d = k_damp / t.area;
+  const Condition<9, 1> c = shear_condition(t, x);
+  const Eigen::Matrix<double, 9, 1> vel = gather<3>(t.v, v);
+  ElementEval<9> out = evaluate_condition(c, k, k_d, vel);
+  const double s = k * c.value[0] + k_d * c.grad.col(0).dot(vel);
+  const Weights w = uv_weights(t);
+  const Vec3 alpha(w.alpha[0], w.alpha[1], w.alpha[2]), beta(w.beta[0], w.beta[1], w.beta[2]);
+  const Vec3 alpha_hat = alpha.normalized(), beta_hat = beta.normalized();
+  std::array<Vec3, 2> e, y_hat;
+  std::array<double, 2> lambda, y_len;
+  for (int j = 0; j < 2; ++j) {
+    const double sign = j == 0 ? 1.0 : -1.0;
+    e[j] = (alpha_hat + sign * beta_hat).normalized();
+    lambda[j] = s * t.area * (alpha.dot(beta) + sign * alpha.norm() * beta.norm());
+    const Vec3 y = e[j][0] * c.grad.col(0).segment<3>(0) + e[j][1] * c.grad.col(0).segment<3>(3) +
+                   e[j][2] * c.grad.col(0).segment<3>(6);
+    y_len[j] = y.norm();
+    y_hat[j] = y_len[j] > 0 ? Vec3(y / y_len[j]) : Vec3::UnitX();  // any direction when y = 0
+  }
+  // dfdx = -K, so the projection -(K - negative part) adds the negative part back.
+  for (int j = 0; j < 2; ++j) {
+    if (lambda[j] >= 0) continue;
+    const Eigen::Matrix3d across = lambda[j] * (Eigen::Matrix3d::Identity() - y_hat[j] * y_hat[j].transpose());
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) out.dfdx.block<3, 3>(3 * a, 3 * b) += e[j][a] * e[j][b] * across;
+  }
+  const double t00 = lambda[0] + k * y_len[0] * y_len[0], t11 = lambda[1] + k * y_len[1] * y_len[1];
+  const double t01 = k * y_len[0] * y_len[1];
+  const double t_min = 0.5 * (t00 + t11) - std::hypot(0.5 * (t00 - t11), t01);
+  if (t_min < 0) {
+    // Its eigenvector from the row of T - t_min I farther from zero (both rows vanish only when
+    // T is diagonal, i.e. t01 = 0).
+    Eigen::Vector2d z = std::abs(t00 - t_min) >= std::abs(t11 - t_min) ? Eigen::Vector2d(-t01, t00 - t_min)
+                                                                        : Eigen::Vector2d(t11 - t_min, -t01);
+    if (z.squaredNorm() == 0) z = t00 <= t11 ? Eigen::Vector2d(1, 0) : Eigen::Vector2d(0, 1);
+    z.normalize();
+    Eigen::Matrix<double, 9, 1> u;
+    for (int a = 0; a < 3; ++a) u.segment<3>(3 * a) = z[0] * e[0][a] * y_hat[0] + z[1] * e[1][a] * y_hat[1];
+    out.dfdx += t_min * u * u.transpose();
+  }
+  return out;
+}
+
 }  // namespace cloth

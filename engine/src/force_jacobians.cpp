@@ -1,6 +1,7 @@
 #include "cloth/force_jacobians.hpp"
 
 #include <array>
+#include <cassert>
 
 #include <Eigen/Dense>
 
@@ -50,16 +51,40 @@ Eigen::Matrix<double, N, N> definite_stiffness(const Eigen::Matrix<double, N, N>
   return -scaled.lazyProduct(qv.transpose());
 }
 
-// Adds one element's force and Jacobian blocks; slots are looked up once for both matrices.
+// The slots of an element's V x V blocks, entry V a + b for block (v[a], v[b]).
+template <size_t V>
+std::array<int, V * V> stencil_slots(const BlockSparseMatrix& pattern, const std::array<int, V>& v) {
+  std::array<int, V * V> slots{};
+  for (size_t a = 0; a < V; ++a) {
+    for (size_t b = 0; b < V; ++b) {
+      slots[V * a + b] = pattern.slot(v[a], v[b]);
+      assert(slots[V * a + b] >= 0 && "element block not in the sparsity pattern");
+    }
+  }
+  return slots;
+}
+
+template <typename Element, size_t V>
+std::vector<std::array<int, V * V>> element_slots(const BlockSparseMatrix& pattern,
+                                                  const std::vector<Element>& elements,
+                                                  std::array<int, V> Element::*vertices) {
+  std::vector<std::array<int, V * V>> out;
+  out.reserve(elements.size());
+  for (const Element& e : elements) out.push_back(stencil_slots(pattern, e.*vertices));
+  return out;
+}
+
+// Adds one element's force and Jacobian blocks into the slots shared by both matrices.
 template <int N, size_t V>
-void scatter_element(const ElementEval<N>& e, const std::array<int, V>& v, bool definite,
-                     std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv) {
+void scatter_element(const ElementEval<N>& e, const std::array<int, V>& v,
+                     const std::array<int, V * V>& slots, bool definite, std::vector<Vec3>& f,
+                     BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv) {
   static_assert(N == 3 * static_cast<int>(V));
   for (size_t a = 0; a < V; ++a) f[v[a]] += e.force.template segment<3>(3 * a);
   const Eigen::Matrix<double, N, N> k = definite ? definite_stiffness<N>(e.dfdx) : e.dfdx;
   for (size_t a = 0; a < V; ++a) {
     for (size_t b = 0; b < V; ++b) {
-      const int slot = dfdx.slot(v[a], v[b]);
+      const int slot = slots[V * a + b];
       dfdx.value(slot) += k.template block<3, 3>(3 * a, 3 * b);
       dfdv.value(slot) += e.dfdv.template block<3, 3>(3 * a, 3 * b);
     }
@@ -76,22 +101,29 @@ bool only_baraff_witkin_elements(const ClothModel& model) {
 }
 
 void add_baraff_witkin(const ClothModel& model, const ClothState& state, bool definite,
-                       std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv) {
+                       const ElementSlots& slots, std::vector<Vec3>& f, BlockSparseMatrix& dfdx,
+                       BlockSparseMatrix& dfdv) {
   const SpringMaterial& m = model.material;
-  for (const StretchShearTriangle& t : model.bw_triangles) {
+  for (size_t k = 0; k < model.bw_triangles.size(); ++k) {
+    const StretchShearTriangle& t = model.bw_triangles[k];
     scatter_element(eval_stretch(t, state.x, state.v, m.stretch, m.rest_stretch_u, m.rest_stretch_v, m.damping),
-                    t.v, definite, f, dfdx, dfdv);
-    scatter_element(eval_shear(t, state.x, state.v, m.shear, m.damping), t.v, definite, f, dfdx, dfdv);
+                    t.v, slots.bw_triangles[k], definite, f, dfdx, dfdv);
+    // Shear projects its own stiffness, in closed form (eval_shear_definite).
+    scatter_element(definite ? eval_shear_definite(t, state.x, state.v, m.shear, m.damping)
+                             : eval_shear(t, state.x, state.v, m.shear, m.damping),
+                    t.v, slots.bw_triangles[k], /*definite=*/false, f, dfdx, dfdv);
   }
-  for (const BendEdge& e : model.bw_bends) {
-    scatter_element(eval_bend(e, state.x, state.v, m.bending, m.bending_damping), e.v, definite, f, dfdx, dfdv);
+  for (size_t k = 0; k < model.bw_bends.size(); ++k) {
+    const BendEdge& e = model.bw_bends[k];
+    scatter_element(eval_bend(e, state.x, state.v, m.bending, m.bending_damping), e.v, slots.bw_bends[k],
+                    definite, f, dfdx, dfdv);
   }
 }
 
 }  // namespace
 
-std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model) {
-  std::vector<std::pair<int, int>> pairs;
+void coupled_pairs(const ClothModel& model, std::vector<std::pair<int, int>>& pairs) {
+  pairs.clear();
   append_internal_pairs(model, pairs);
   // Triangle edges couple through drag/wind and Baraff-Witkin stretch/shear.
   for (const auto& t : model.mesh.triangles) {
@@ -99,28 +131,50 @@ std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model) {
     pairs.emplace_back(t[1], t[2]);
     pairs.emplace_back(t[2], t[0]);
   }
+}
+
+std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model) {
+  std::vector<std::pair<int, int>> pairs;
+  coupled_pairs(model, pairs);
   return pairs;
+}
+
+ElementSlots::ElementSlots(const ClothModel& model, const BlockSparseMatrix& pattern)
+    : bw_triangles(element_slots(pattern, model.bw_triangles, &StretchShearTriangle::v)),
+      bw_bends(element_slots(pattern, model.bw_bends, &BendEdge::v)) {
+  triangles.reserve(model.mesh.triangles.size());
+  for (const auto& tri : model.mesh.triangles) triangles.push_back(stencil_slots(pattern, tri));
 }
 
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,
                              std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
                              JacobianCorrection* correction) {
+  compute_force_jacobians(model, state, ext, t, definite, ElementSlots(model, dfdx), f, dfdx, dfdv, correction);
+}
+
+void compute_force_jacobians(const ClothModel& model, const ClothState& state,
+                             const ExternalForces& ext, double t, bool definite,
+                             const ElementSlots& slots, std::vector<Vec3>& f,
+                             BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
+                             JacobianCorrection* correction) {
+  assert(slots.bw_triangles.size() == model.bw_triangles.size() && slots.bw_bends.size() == model.bw_bends.size() &&
+         slots.triangles.size() == model.mesh.triangles.size() && "slots of another model");
+  assert(dfdx.same_pattern(dfdv) && "dfdx and dfdv share the slots");
   if (correction) correction->clear();
   dfdx.set_zero();
   dfdv.set_zero();
-  if (only_baraff_witkin_elements(model) && dfdx.same_pattern(dfdv)) {
+  if (only_baraff_witkin_elements(model)) {
     compute_external_forces(model, state, ext, t, f);
-    add_baraff_witkin(model, state, definite, f, dfdx, dfdv);
+    add_baraff_witkin(model, state, definite, slots, f, dfdx, dfdv);
   } else {
     compute_forces(model, state, ext, t, f);
     add_internal_jacobians(model, state, definite, dfdx, dfdv);
   }
-  std::vector<double> damping(model.mass.size());
-  for (size_t i = 0; i < damping.size(); ++i) damping[i] = -model.mass[i] * model.material.velocity_damping;
-  dfdv.add_diagonal(damping);
+  dfdv.add_diagonal(model.mass, -model.material.velocity_damping);  // -m c I
   if (ext.drag > 0) {
-    for (const auto& tri : model.mesh.triangles) {
+    for (size_t n = 0; n < model.mesh.triangles.size(); ++n) {
+      const auto& tri = model.mesh.triangles[n];
       const std::array<Vec3, 3> x{state.x[tri[0]], state.x[tri[1]], state.x[tri[2]]};
       const std::array<Vec3, 3> v{state.v[tri[0]], state.v[tri[1]], state.v[tri[2]]};
       Eigen::Matrix3d air_jacobian;
@@ -142,8 +196,9 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
       }
       for (int i = 0; i < 3; ++i) {
         for (int k = 0; k < 3; ++k) {
-          dfdx.add(tri[i], tri[k], sym.block<3, 3>(3 * i, 3 * k));
-          dfdv.add(tri[i], tri[k], a.dfdv);
+          const int slot = slots.triangles[n][size_t(3 * i + k)];
+          dfdx.value(slot) += sym.block<3, 3>(3 * i, 3 * k);
+          dfdv.value(slot) += a.dfdv;
         }
       }
     }

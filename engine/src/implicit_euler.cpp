@@ -13,7 +13,7 @@ namespace cloth {
 void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const StepContext& ctx,
                                                  double t, double h) {
   const int n = state.vertex_count();
-  constraints_ = VertexConstraints(n);
+  constraints_.reset(n);
   y_.assign(n, Vec3::Zero());
   contacts_.clear();
   if (contact_state_.size() != size_t(n)) contact_state_.assign(size_t(n), ContactState::Free);
@@ -93,7 +93,8 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
 
 void ImplicitEulerIntegrator::assemble_forces(const ClothState& state, const ClothModel& model,
                                               const StepContext& ctx, double t) {
-  compute_force_jacobians(model, state, ctx.forces, t, /*definite=*/true, f_, dfdx_, dfdv_, &dfdx_correction_);
+  compute_force_jacobians(model, state, ctx.forces, t, /*definite=*/true, element_slots_, f_, dfdx_, dfdv_,
+                          &dfdx_correction_);
   // The mouse spring enters eq. 15 like any other force: f, -k I in df/dx, -c I in df/dv.
   add_grab_spring_force(ctx.spring_grab(), state, f_);
   add_grab_spring_jacobians(ctx.spring_grab(), dfdx_, dfdv_);
@@ -137,7 +138,7 @@ void ImplicitEulerIntegrator::apply_contact_friction(ClothState& state, const Cl
 void ImplicitEulerIntegrator::solve_system(const VertexConstraints& constraints,
                                            const StepContext& ctx, StepReport& report) {
   const SolveReport solve = ctx.direct_solve ? constrained_direct_solve(A_, b_, constraints, dv_)
-                                             : modified_pcg(A_, b_, constraints, ctx.pcg, dv_);
+                                             : modified_pcg(A_, b_, constraints, ctx.pcg, dv_, pcg_);
   report.solver_iterations += solve.iterations;
   report.solver_residual = solve.relative_residual;
 }
@@ -170,17 +171,22 @@ void ImplicitEulerIntegrator::newton_correction(ClothState& state, const ClothMo
   }
 }
 
+void ImplicitEulerIntegrator::update_pattern(const ClothModel& model) {
+  coupled_pairs(model, pairs_scratch_);
+  const int n = model.vertex_count();
+  if (pairs_scratch_ == pattern_pairs_ && dfdx_.blocks() == n) return;
+  std::swap(pattern_pairs_, pairs_scratch_);
+  dfdx_ = BlockSparseMatrix(n, pattern_pairs_);
+  dfdv_ = dfdx_;
+  A_ = dfdx_;
+  element_slots_ = ElementSlots(model, dfdx_);
+}
+
 StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& model,
                                          const StepContext& ctx) {
   const int n = state.vertex_count();
   const double h = ctx.dt / ctx.substeps;
-  std::vector<std::pair<int, int>> pairs = coupled_pairs(model);
-  if (pairs != pattern_pairs_ || dfdx_.blocks() != n) {  // topology changed: new pattern, once
-    pattern_pairs_ = std::move(pairs);
-    dfdx_ = BlockSparseMatrix(n, pattern_pairs_);
-    dfdv_ = dfdx_;
-    A_ = dfdx_;
-  }
+  update_pattern(model);
   StepReport report;
   for (int sub = 0; sub < ctx.substeps; ++sub) {
     {

@@ -26,6 +26,7 @@ constexpr int kMaxShifts = 8;
 }  // namespace
 
 void BlockIncompleteCholesky::analyze(const BlockSparseMatrix& A) {
+  analysed_ = A.pattern();
   const int n = A.blocks();
   cols_.resize(A.slots());
   for (int s = 0; s < A.slots(); ++s) cols_[s] = A.col(s);
@@ -84,7 +85,7 @@ bool BlockIncompleteCholesky::factor_shifted(const BlockSparseMatrix& A, const V
 }
 
 bool BlockIncompleteCholesky::factor(const BlockSparseMatrix& A, const VertexConstraints& c) {
-  analyze(A);
+  if (A.pattern() != analysed_) analyze(A);
   shifts_ = 0;
   if (factor_shifted(A, c, 0.0)) return true;
   double alpha = kFirstShift;

@@ -6,6 +6,7 @@
 
 #include "cloth/constrained_solve.hpp"
 #include "cloth/incomplete_cholesky.hpp"
+#include "cloth/pcg_workspace.hpp"
 
 namespace cloth {
 
@@ -45,10 +46,10 @@ void filter(const VertexConstraints& c, std::vector<Vec3>& a) {
 // block-Jacobi PCG on the reduced system S A S. A stretched cloth's vertex block is strongly
 // anisotropic (Y h^2 along the threads, about the mass across the sheet) and not aligned with
 // x, y, z once the cloth drapes, which the diagonal cannot capture.
-std::vector<Eigen::Matrix3d> inverse_blocks(const BlockSparseMatrix& A, const VertexConstraints& c,
-                                            bool diagonal_only) {
+void inverse_blocks(const BlockSparseMatrix& A, const VertexConstraints& c, bool diagonal_only,
+                    std::vector<Eigen::Matrix3d>& inv_block) {
   const int n = A.blocks();
-  std::vector<Eigen::Matrix3d> inv_block(n);
+  inv_block.resize(size_t(n));
   for (int i = 0; i < n; ++i) {
     const Eigen::Matrix3d& Aii = A.diagonal(i);
     if (diagonal_only) {
@@ -66,26 +67,25 @@ std::vector<Eigen::Matrix3d> inverse_blocks(const BlockSparseMatrix& A, const Ve
       inv_block[i] = 0.5 * (inv_block[i] + inv_block[i].transpose()).eval();
     }
   }
-  return inv_block;
 }
 
 }  // namespace
 
 SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
                          const VertexConstraints& c, const PcgSettings& settings,
-                         std::vector<Vec3>& dv) {
+                         std::vector<Vec3>& dv, PcgWorkspace& work) {
   const int n = A.blocks();
   SolveReport report;
   // Incomplete Cholesky when asked for and it factors (with a shift if need be); else blocks, and
   // block-Jacobi when the incomplete factorisation broke down at every shift.
-  BlockIncompleteCholesky ic;
+  BlockIncompleteCholesky& ic = work.ic;
   const bool use_ic = settings.preconditioner == Preconditioner::incomplete_cholesky && ic.factor(A, c);
   if (settings.preconditioner == Preconditioner::incomplete_cholesky) {
     report.preconditioner_shifts = ic.shifts();
     report.preconditioner_fallback = !use_ic;
   }
-  const std::vector<Eigen::Matrix3d> inv_block =
-      use_ic ? std::vector<Eigen::Matrix3d>() : inverse_blocks(A, c, settings.preconditioner == Preconditioner::diagonal);
+  if (!use_ic) inverse_blocks(A, c, settings.preconditioner == Preconditioner::diagonal, work.inv_block);
+  const std::vector<Eigen::Matrix3d>& inv_block = work.inv_block;
   auto precondition = [&](const std::vector<Vec3>& in, std::vector<Vec3>& out) {
     if (use_ic) return ic.apply(in, c, out);
     out.resize(n);
@@ -98,14 +98,20 @@ SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
   } else {
     dv = c.z;
   }
-  std::vector<Vec3> fb = b, tmp, r(n), s, q;
+  std::vector<Vec3>& fb = work.fb;
+  std::vector<Vec3>& tmp = work.tmp;
+  std::vector<Vec3>& r = work.r;
+  std::vector<Vec3>& s = work.s;
+  std::vector<Vec3>& q = work.q;
+  std::vector<Vec3>& cdir = work.cdir;
+  fb = b;
+  r.resize(size_t(n));
   filter(c, fb);
   precondition(fb, tmp);
   const double delta0 = dot(fb, tmp);        // line 3
   A.multiply(dv, tmp);
   for (int i = 0; i < n; ++i) r[i] = b[i] - tmp[i];
   filter(c, r);                              // line 4
-  std::vector<Vec3> cdir;
   precondition(r, cdir);
   filter(c, cdir);                           // line 5
   double delta_new = dot(r, cdir);           // line 6
@@ -128,6 +134,13 @@ SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
   report.converged = delta_new <= eps2 * delta0;
   report.relative_residual = delta0 > 0 ? std::sqrt(std::max(delta_new, 0.0) / delta0) : 0.0;
   return report;
+}
+
+SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
+                         const VertexConstraints& c, const PcgSettings& settings,
+                         std::vector<Vec3>& dv) {
+  PcgWorkspace work;
+  return modified_pcg(A, b, c, settings, dv, work);
 }
 
 SolveReport constrained_direct_solve(const BlockSparseMatrix& A, const std::vector<Vec3>& b,

@@ -248,6 +248,32 @@ TEST(BWProjectPsd, ClampsNegativeEigenvaluesAndKeepsPsdInput) {
   EXPECT_GE(Eigen::SelfAdjointEigenSolver<MatN<12>>(p).eigenvalues().minCoeff(), -1e-12 * p.norm());
 }
 
+TEST(BWShear, ClosedFormDefiniteStiffnessIsTheProjection) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  double worst = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const StretchShearTriangle t = random_triangle(rng, trial);
+    const std::vector<Vec3> x = unflatten(random_triangle_positions(rng, trial));
+    std::vector<Vec3> v(3);
+    for (Vec3& vi : v) vi = trial % 4 == 0 ? Vec3::Zero() : Vec3(u(rng), u(rng), u(rng));
+    const double kd = trial % 3 == 0 ? 0.0 : 0.5;
+    const ElementEval<9> plain = eval_shear(t, x, v, 100.0, kd);
+    const ElementEval<9> definite = eval_shear_definite(t, x, v, 100.0, kd);
+    EXPECT_EQ(definite.force, plain.force);
+    EXPECT_EQ(definite.dfdv, plain.dfdv);
+    const MatN<9> expected = -project_psd<9>(-plain.dfdx);
+    worst = std::max(worst, (definite.dfdx - expected).cwiseAbs().maxCoeff() / plain.dfdx.cwiseAbs().maxCoeff());
+  }
+  EXPECT_LT(worst, 1e-12);
+  // At rest (C = 0, no velocity) K = k g g^T is already PSD: the projection keeps it.
+  const StretchShearTriangle t = random_triangle(rng, 0);
+  const std::vector<Vec3> rest = {Vec3(0, 0, 0), Vec3(t.du1, 0, t.dv1), Vec3(t.du2, 0, t.dv2)};
+  const std::vector<Vec3> still(3, Vec3::Zero());
+  const MatN<9> k_rest = eval_shear(t, rest, still, 100.0, 0.5).dfdx;
+  EXPECT_LT((eval_shear_definite(t, rest, still, 100.0, 0.5).dfdx - k_rest).norm(), 1e-12 * k_rest.norm());
+}
+
 RestMesh bw_grid(int nx, int ny, double width, double height) {
   GridSpec spec;
   spec.nx = nx;

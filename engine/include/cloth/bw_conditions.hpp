@@ -130,6 +130,10 @@ ElementEval<9> eval_stretch(const StretchShearTriangle& t, const std::vector<Vec
 /// Shear element (sec. 4.3): k_shear = G in N/m, k_damp in N*s/m.
 ElementEval<9> eval_shear(const StretchShearTriangle& t, const std::vector<Vec3>& x,
                           const std::vector<Vec3>& v, double k_shear, double k_damp);
+/// eval_shear with dfdx = -project_psd(-dfdx) (the implicit step's definite stiffness), the
+/// projection in closed form: the same matrix up to round-off without an eigensolver.
+ElementEval<9> eval_shear_definite(const StretchShearTriangle& t, const std::vector<Vec3>& x,
+                                   const std::vector<Vec3>& v, double k_shear, double k_damp);
 /// Bend element (sec. 4.3): k_bend = B in N*m, k_damp in N*m*s.
 ElementEval<12> eval_bend(const BendEdge& e, const std::vector<Vec3>& x, const std::vector<Vec3>& v,
                           double k_bend, double k_damp);

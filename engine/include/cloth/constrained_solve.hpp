@@ -13,7 +13,12 @@ struct VertexConstraints {
   std::vector<Eigen::Matrix3d> S;  ///< eq. 13: I (free), I - pp^T, I - pp^T - qq^T, or 0 (fixed)
   std::vector<Vec3> z;             ///< prescribed dv along the constrained directions, m/s
 
-  explicit VertexConstraints(int n = 0) : S(n, Eigen::Matrix3d::Identity()), z(n, Vec3::Zero()) {}
+  explicit VertexConstraints(int n = 0) { reset(n); }
+  /// n free vertices, reusing the arrays' storage (once per substep).
+  void reset(int n) {
+    S.assign(size_t(n), Eigen::Matrix3d::Identity());
+    z.assign(size_t(n), Vec3::Zero());
+  }
   void fix(int i, const Vec3& dv) { S[i].setZero(); z[i] = dv; }
   /// Constrains dv_i . p = dv_along (p a unit vector): the vertex may still move in p's plane.
   void constrain_direction(int i, const Vec3& p, double dv_along);
@@ -46,9 +51,16 @@ struct SolveReport {
   bool preconditioner_fallback = false; ///< incomplete Cholesky broke down at every shift: block-Jacobi used
 };
 
+struct PcgWorkspace;  // pcg_workspace.hpp
+
 /// Baraff-Witkin's modified preconditioned CG (section 5.3). Whatever the number of iterations,
 /// the component of dv_i along the constrained directions of vertex i equals z_i exactly. dv is an
-/// input too when settings.warm_start is set.
+/// input too when settings.warm_start is set. `work` holds the buffers and the preconditioner,
+/// reused across calls (pcg_workspace.hpp).
+SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
+                         const VertexConstraints& c, const PcgSettings& settings,
+                         std::vector<Vec3>& dv, PcgWorkspace& work);
+/// The same with a workspace of its own (one-off solves, tests).
 SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
                          const VertexConstraints& c, const PcgSettings& settings,
                          std::vector<Vec3>& dv);

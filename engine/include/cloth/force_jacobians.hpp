@@ -15,6 +15,23 @@ namespace cloth {
 
 /// Every pair of vertices coupled by an element of the model (the sparsity pattern).
 std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model);
+/// The same into `pairs` (cleared first), reusing its storage: the implicit integrator compares
+/// the pattern every step to notice a new topology.
+void coupled_pairs(const ClothModel& model, std::vector<std::pair<int, int>>& pairs);
+
+/// Where each element's 3x3 blocks live in a matrix of the pattern of coupled_pairs, looked up
+/// once per topology so that the per-step assembly adds into the value slots directly instead of
+/// searching each block's row. Block (a, b) of an element with V vertices is entry V a + b.
+/// Covers the elements of the Baraff-Witkin model and the drag/wind triangles (the implicit
+/// integrator's hot path); other models' elements are added through BlockSparseMatrix::add.
+struct ElementSlots {
+  std::vector<std::array<int, 9>> bw_triangles;  ///< per model.bw_triangles (stretch and shear)
+  std::vector<std::array<int, 16>> bw_bends;     ///< per model.bw_bends
+  std::vector<std::array<int, 9>> triangles;     ///< per model.mesh.triangles (drag / wind)
+
+  ElementSlots() = default;
+  ElementSlots(const ClothModel& model, const BlockSparseMatrix& pattern);
+};
 
 /// What the assembled ∂f/∂x leaves out of the true one: per triangle, the exact aerodynamic 9 x 9
 /// block minus the symmetric (and, when definite, projected) block that was assembled. The
@@ -41,6 +58,13 @@ struct JacobianCorrection {
 /// for damping in section 4.5). With `definite`, each material element's ∂f/∂x is made negative
 /// semidefinite (see internal_forces.hpp) so that the implicit system stays positive definite.
 /// `correction`, when given, is filled with what the drag/wind blocks left out (above).
+/// `slots` must be ElementSlots(model, dfdx), and dfdv of dfdx's pattern.
+void compute_force_jacobians(const ClothModel& model, const ClothState& state,
+                             const ExternalForces& ext, double t, bool definite,
+                             const ElementSlots& slots, std::vector<Vec3>& f,
+                             BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
+                             JacobianCorrection* correction = nullptr);
+/// The same, looking the slots up for this call (one-off assemblies, tests).
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,
                              std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,

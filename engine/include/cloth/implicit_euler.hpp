@@ -12,6 +12,7 @@
 #include "cloth/force_jacobians.hpp"
 #include "cloth/constrained_solve.hpp"
 #include "cloth/integrator.hpp"
+#include "cloth/pcg_workspace.hpp"
 
 namespace cloth {
 
@@ -41,8 +42,15 @@ class ImplicitEulerIntegrator final : public Integrator {
   void newton_correction(ClothState& state, const ClothModel& model, const StepContext& ctx,
                          double t_end, double h, StepReport& report);
 
+  /// Rebuilds the matrices' shared pattern and the element slots when the model's coupled pairs
+  /// differ from those they were built for (a new topology); otherwise nothing is allocated.
+  void update_pattern(const ClothModel& model);
+
   std::vector<std::pair<int, int>> pattern_pairs_;  ///< pattern the matrices were built for
-  BlockSparseMatrix dfdx_, dfdv_, A_;
+  std::vector<std::pair<int, int>> pairs_scratch_;  ///< this step's pairs, compared with those
+  BlockSparseMatrix dfdx_, dfdv_, A_;               ///< one shared pattern, values in place
+  ElementSlots element_slots_;                      ///< of dfdx_'s pattern
+  PcgWorkspace pcg_;                                ///< kept across solves (IC symbolic phase)
   JacobianCorrection dfdx_correction_;  ///< exact - assembled drag/wind ∂f/∂x, for eq. 15's right side
   VertexConstraints constraints_;
   VertexConstraints correction_constraints_;  ///< constraints_ with z = 0 (Newton corrections)

@@ -10,6 +10,7 @@
 //
 // Block-Jacobi (the default) only sees each vertex's own 3x3 block; the cloth's A is essentially
 // h^2 K, a 2D elasticity operator, and IC(0) also couples neighbours, which cuts the iterations.
+#include <memory>
 #include <vector>
 
 #include "cloth/block_sparse.hpp"
@@ -38,10 +39,10 @@ class BlockIncompleteCholesky {
   void analyze(const BlockSparseMatrix& A);
   bool factor_shifted(const BlockSparseMatrix& A, const VertexConstraints& c, double alpha);
 
-  // The symbolic phase (upper slots per row and the update list, from A's pattern only) is
-  // rebuilt by every factor(): at 51 x 51 it takes ~0.25 ms against ~0.8 ms for the numeric
-  // factorisation and ~10 ms for the whole solve, too little to justify keeping a cache alive
-  // across steps in the integrator (bench/README.md).
+  // The symbolic phase (upper slots per row and the update list, from A's pattern only) is kept
+  // while A's pattern object stays the same (a factor kept across steps, as the implicit
+  // integrator's PcgWorkspace does, skips it: ~0.25 ms a solve at 51 x 51).
+  std::shared_ptr<const BlockSparseMatrix::Pattern> analysed_;  ///< pattern of the symbolic phase
   std::vector<int> upper_begin_;     ///< first slot of row k with column > k
   std::vector<int> update_start_;    ///< updates of pivot row k: [update_start_[k], update_start_[k + 1])
   std::vector<Update> updates_;

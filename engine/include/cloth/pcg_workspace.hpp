@@ -1,0 +1,18 @@
+#pragma once
+// What one modified-PCG solve needs besides A, b and the constraints: its vectors and its
+// preconditioner. A caller that solves again and again (the implicit integrator, every substep)
+// keeps one workspace, so a solve allocates nothing once the sizes are reached, and the incomplete
+// Cholesky redoes its symbolic phase only when A's pattern changes.
+#include <vector>
+
+#include "cloth/incomplete_cholesky.hpp"
+
+namespace cloth {
+
+struct PcgWorkspace {
+  BlockIncompleteCholesky ic;
+  std::vector<Eigen::Matrix3d> inv_block;  ///< block-Jacobi / diagonal preconditioner blocks
+  std::vector<Vec3> fb, tmp, r, s, q, cdir;
+};
+
+}  // namespace cloth

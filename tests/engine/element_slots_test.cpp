@@ -1,0 +1,154 @@
+// The implicit step's in-place assembly (ElementSlots: each element's blocks added straight into
+// value slots looked up once per topology) gives, entry by entry, the matrices that looking every
+// block up in its row gives, on an intact and on a torn mesh; and an integrator handed a new
+// topology with the same vertex count rebuilds its pattern (its step equals a fresh one's, bit for
+// bit).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "cloth/aerodynamics.hpp"
+#include "cloth/force_jacobians.hpp"
+#include "cloth/implicit_euler.hpp"
+#include "cloth/internal_forces.hpp"
+#include "cloth/tearing.hpp"
+
+namespace cloth {
+namespace {
+
+constexpr int kNx = 6, kNy = 5;
+
+RestMesh grid() {
+  GridSpec spec;
+  spec.nx = kNx;
+  spec.ny = kNy;
+  return make_grid(spec);
+}
+
+ClothModel bw_model(RestMesh mesh) {
+  SpringMaterial m;
+  m.stretch = 500;
+  m.shear = 50;
+  m.bending = 1e-3;
+  m.damping = 0.3;
+  m.bending_damping = 1e-4;
+  m.velocity_damping = 0.2;
+  return build_model(std::move(mesh), m, ModelType::BaraffWitkin);
+}
+
+// The grid cut along the vertical edges of column c, bottom to top: two pieces.
+ClothModel torn_along_column(int c) {
+  std::vector<EdgeKey> cuts;
+  for (int j = 0; j + 1 < kNy; ++j) cuts.push_back(edge_key(j * kNx + c, (j + 1) * kNx + c));
+  CutMesh cut = cut_mesh(grid(), cuts);
+  EXPECT_EQ(cut.taken.size(), cuts.size());
+  EXPECT_EQ(connected_pieces(cut.mesh), 2);
+  return bw_model(std::move(cut.mesh));
+}
+
+ClothState perturbed(const ClothModel& model) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  ClothState s{model.mesh.positions, std::vector<Vec3>(size_t(model.vertex_count()))};
+  for (size_t i = 0; i < s.x.size(); ++i) {
+    s.x[i] += 0.02 * Vec3(u(rng), u(rng), u(rng));
+    s.v[i] = Vec3(u(rng), u(rng), u(rng));
+  }
+  return s;
+}
+
+ExternalForces with_drag() {
+  ExternalForces ext;
+  ext.drag = 2.0;
+  return ext;
+}
+
+// Reference: every block looked up on its own (BlockSparseMatrix::add) in a pattern built here,
+// summed in the order of compute_force_jacobians: the material's elements, velocity damping, then
+// the drag triangles' symmetric blocks (definite = false: no projection).
+void reference_jacobians(const ClothModel& model, const ClothState& s, const ExternalForces& ext,
+                         BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv) {
+  dfdx = BlockSparseMatrix(model.vertex_count(), coupled_pairs(model));
+  dfdv = BlockSparseMatrix(model.vertex_count(), coupled_pairs(model));
+  add_internal_jacobians(model, s, /*definite=*/false, dfdx, dfdv);
+  dfdv.add_diagonal(model.mass, -model.material.velocity_damping);
+  for (const auto& tri : model.mesh.triangles) {
+    const std::array<Vec3, 3> x{s.x[tri[0]], s.x[tri[1]], s.x[tri[2]]};
+    const std::array<Vec3, 3> v{s.v[tri[0]], s.v[tri[1]], s.v[tri[2]]};
+    Eigen::Matrix3d air_jacobian;
+    const Vec3 air = ext.wind.velocity((x[0] + x[1] + x[2]) / 3.0, 0, &air_jacobian);
+    const AeroTriangle a = aero_triangle(x, v, ext.drag, air, air_jacobian);
+    Eigen::Matrix<double, 9, 9> exact;
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k) exact.block<3, 3>(3 * i, 3 * k) = a.dfdx[k];
+    const Eigen::Matrix<double, 9, 9> sym = 0.5 * (exact + exact.transpose());
+    for (int i = 0; i < 3; ++i) {
+      for (int k = 0; k < 3; ++k) {
+        dfdx.add(tri[i], tri[k], sym.block<3, 3>(3 * i, 3 * k));
+        dfdv.add(tri[i], tri[k], a.dfdv);
+      }
+    }
+  }
+}
+
+void expect_in_place_equals_reference(const ClothModel& model) {
+  const ClothState s = perturbed(model);
+  const ExternalForces ext = with_drag();
+  BlockSparseMatrix dfdx(model.vertex_count(), coupled_pairs(model)), dfdv = dfdx;
+  const ElementSlots slots(model, dfdx);
+  std::vector<Vec3> f;
+  // Twice: the second assembly overwrites the first's values in place.
+  for (int pass = 0; pass < 2; ++pass) {
+    compute_force_jacobians(model, s, ext, 0, /*definite=*/false, slots, f, dfdx, dfdv);
+  }
+  BlockSparseMatrix ref_dfdx, ref_dfdv;
+  reference_jacobians(model, s, ext, ref_dfdx, ref_dfdv);
+  const Eigen::MatrixXd x = Eigen::MatrixXd(dfdx.to_eigen()), rx = Eigen::MatrixXd(ref_dfdx.to_eigen());
+  const Eigen::MatrixXd v = Eigen::MatrixXd(dfdv.to_eigen()), rv = Eigen::MatrixXd(ref_dfdv.to_eigen());
+  ASSERT_EQ(x.rows(), 3 * model.vertex_count());
+  ASSERT_GT(rx.cwiseAbs().maxCoeff(), 1.0);
+  for (int r = 0; r < x.rows(); ++r) {
+    for (int c = 0; c < x.cols(); ++c) {
+      ASSERT_EQ(x(r, c), rx(r, c)) << "df/dx entry (" << r << ", " << c << ")";
+      ASSERT_EQ(v(r, c), rv(r, c)) << "df/dv entry (" << r << ", " << c << ")";
+    }
+  }
+  std::vector<Vec3> ref_f;
+  compute_forces(model, s, ext, 0, ref_f);
+  EXPECT_EQ(f, ref_f);
+}
+
+TEST(ElementSlots, InPlaceAssemblyEqualsBlockByBlockLookUpEntryByEntry) {
+  expect_in_place_equals_reference(bw_model(grid()));
+}
+
+TEST(ElementSlots, InPlaceAssemblyEqualsBlockByBlockLookUpAfterATear) {
+  const ClothModel torn = torn_along_column(2);
+  ASSERT_EQ(torn.vertex_count(), kNx * kNy + kNy);  // the column's vertices were copied
+  expect_in_place_equals_reference(torn);
+}
+
+TEST(ElementSlots, IntegratorRebuildsItsPatternForANewTopologyOfTheSameSize) {
+  const ClothModel intact = bw_model(grid()), left = torn_along_column(1), right = torn_along_column(3);
+  ASSERT_EQ(left.vertex_count(), right.vertex_count());
+  ASSERT_NE(left.mesh.triangles, right.mesh.triangles);
+  StepContext ctx;
+  ctx.forces = with_drag();
+  const std::vector<std::uint8_t> pinned_intact(size_t(intact.vertex_count()), 0);
+  const std::vector<std::uint8_t> pinned_torn(size_t(right.vertex_count()), 0);
+  ImplicitEulerIntegrator reused, fresh;
+  ClothState s = perturbed(intact);
+  ctx.pinned = &pinned_intact;
+  reused.step(s, intact, ctx);
+  ctx.pinned = &pinned_torn;
+  s = perturbed(left);
+  reused.step(s, left, ctx);
+  ClothState a = perturbed(right), b = a;
+  reused.step(a, right, ctx);
+  fresh.step(b, right, ctx);
+  EXPECT_EQ(a.x, b.x);
+  EXPECT_EQ(a.v, b.v);
+}
+
+}  // namespace
+}  // namespace cloth
