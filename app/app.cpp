@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "app_stats.hpp"
+#include "cloth/error.hpp"
 #include "cloth/export.hpp"
 #include "paths.hpp"
 #include "pixels.hpp"
@@ -22,19 +23,24 @@ App& self(GLFWwindow* w) {
   return *static_cast<App*>(glfwGetWindowUserPointer(w));
 }
 
+/// A pane's size as the mouse controller's window: it sees pane-local coordinates.
+WindowExtent extent_of(const PaneRect& r) {
+  return WindowExtent{std::max(1, int(std::lround(r.width))), std::max(1, int(std::lround(r.height)))};
+}
+
 }  // namespace
 
-App::App(const Options& options, const cloth::Scene& scene)
+App::App(const Options& options, const std::vector<PaneScene>& scenes)
     : options_(options),
-      scene_(scene),
+      scene_(scenes.front().scene),
       glfw_(),
       window_(create_gl_window(WindowSpec{options.window.value_or(WindowSize{}).width,
                                           options.window.value_or(WindowSize{}).height,
-                                          "clothsim - " + scene.name, true, 4})),
-      sim_(cloth::make_simulation(scene)) {
+                                          "clothsim - " + scene_.name, true, 4})),
+      panes_(make_panes(scenes)) {
   glfwSwapInterval(1);
   reset_camera();
-  renderer_ = std::make_unique<Renderer>(options_.shader_dir, *sim_);
+  for (const Pane& p : panes_) renderers_.push_back(std::make_unique<Renderer>(options_.shader_dir, *p.sim));
 
   // Our callbacks first: the ImGui backend, installed next, chains to them.
   glfwSetWindowUserPointer(window_.get(), this);
@@ -49,6 +55,7 @@ App::App(const Options& options, const cloth::Scene& scene)
   glfwSetScrollCallback(window_.get(),
                         [](GLFWwindow* w, double, double dy) { self(w).on_scroll(dy); });
   ui_ = std::make_unique<Ui>(window_.get());
+  ui_stats_.scene_path = options_.scene_path;
 
   if (!options_.record_path.empty()) {
     int fb_w = 0, fb_h = 0;
@@ -71,6 +78,28 @@ WindowExtent App::window_extent() const {
   e.width = std::max(e.width, 1);
   e.height = std::max(e.height, 1);
   return e;
+}
+
+std::vector<PaneRect> App::window_pane_rects() const {
+  const WindowExtent e = window_extent();
+  return pane_rects(int(panes_.size()), e.width, e.height);
+}
+
+void App::activate(int k) {
+  if (k == active_) return;
+  active_ = k;
+  ui_stats_.history.clear();  // the plots show one pane's steps
+}
+
+std::vector<PaneSummary> App::pane_summaries() const {
+  std::vector<PaneSummary> out;
+  if (panes_.size() < 2) return out;
+  const std::vector<PaneRect> rects = window_pane_rects();
+  for (size_t k = 0; k < panes_.size(); ++k) {
+    out.push_back(PaneSummary{panes_[k].label, rects[k], panes_[k].sim.get(), panes_[k].sim_ms,
+                              int(k) == active_});
+  }
+  return out;
 }
 
 void App::report(const std::string& message) {
@@ -106,6 +135,9 @@ void App::on_key(int key, int action, int /*mods*/) {
     case GLFW_KEY_P:
       ui_state_.show_plots = !ui_state_.show_plots;
       break;
+    case GLFW_KEY_L:
+      apply(UiActions{.load_scene = options_.scene_path});
+      break;
     case GLFW_KEY_F1:
       ui_state_.show_help = !ui_state_.show_help;
       break;
@@ -117,17 +149,25 @@ void App::on_key(int key, int action, int /*mods*/) {
 void App::on_mouse_button(int button, int action, int mods) {
   double x = 0, y = 0;
   glfwGetCursorPos(window_.get(), &x, &y);
+  const std::vector<PaneRect> rects = window_pane_rects();
   if (action == GLFW_PRESS) {
     if (ui_ && ui_->wants_mouse()) return;  // the click belongs to the panel
-    mouse_.press(button, mods, x, y, window_extent(), camera_, *sim_);
+    const int pane = pane_at(rects, x, y);
+    if (pane < 0) return;  // on the separator between panes
+    mouse_pane_ = pane;
+    activate(pane);
+    const PaneRect& r = rects[size_t(pane)];
+    mouse_.press(button, mods, x - r.left, y - r.top, extent_of(r), camera_, *panes_[size_t(pane)].sim);
   } else if (action == GLFW_RELEASE) {
     // Always delivered, so a drag that ends over the panel still ends.
-    mouse_.release(button, *sim_);
+    mouse_.release(button, *panes_[size_t(mouse_pane_)].sim);
   }
 }
 
 void App::on_cursor(double x, double y) {
-  mouse_.move(x, y, window_extent(), camera_, *sim_);
+  // A drag stays with the pane it started in, even when the cursor leaves it.
+  const PaneRect r = window_pane_rects()[size_t(mouse_pane_)];
+  mouse_.move(x - r.left, y - r.top, extent_of(r), camera_, *panes_[size_t(mouse_pane_)].sim);
 }
 
 void App::on_scroll(double dy) {
@@ -135,49 +175,87 @@ void App::on_scroll(double dy) {
   mouse_.scroll(dy, camera_);
 }
 
-int App::advance(double real_dt) {
-  const double dt = sim_->solver().dt;
-  if (ui_state_.paused) {
-    accumulator_ = 0;
-  } else {
-    accumulator_ += real_dt;
-  }
-  int owed = int(std::floor(accumulator_ / dt));
-  accumulator_ -= owed * dt;
-  if (owed > kMaxStepsPerFrame) {
-    ui_stats_.dropped_steps += owed - kMaxStepsPerFrame;
-    owed = kMaxStepsPerFrame;
-    last_drop_time_ = glfwGetTime();
+void App::advance(double real_dt) {
+  const bool step_once = step_requested_;
+  step_requested_ = false;
+  for (size_t k = 0; k < panes_.size(); ++k) {
+    Pane& p = panes_[k];
+    const double dt = p.sim->solver().dt;
+    p.accumulator = ui_state_.paused ? 0.0 : p.accumulator + real_dt;
+    int owed = int(std::floor(p.accumulator / dt));
+    p.accumulator -= owed * dt;
+    if (owed > kMaxStepsPerFrame) {
+      ui_stats_.dropped_steps += owed - kMaxStepsPerFrame;
+      owed = kMaxStepsPerFrame;
+      last_drop_time_ = glfwGetTime();
+    }
+    if (step_once) ++owed;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < owed; ++i) {
+      const cloth::FrameReport report = p.sim->step();
+      if (int(k) == active_) ui_stats_.history.add(report, p.sim->energies());
+    }
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (owed > 0) p.run_stats.add_frame(ms);
+    p.sim_ms = ms;
+    p.steps = owed;
   }
   ui_stats_.behind = glfwGetTime() - last_drop_time_ < 2.0;
-  if (step_requested_) {
-    ++owed;
-    step_requested_ = false;
-  }
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < owed; ++i) {
-    const cloth::FrameReport report = sim_->step();
-    ui_stats_.history.add(report, sim_->energies());
-  }
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  if (owed > 0) run_stats_.add_frame(ms);
-  ui_stats_.sim_ms = ms;
-  ui_stats_.steps_per_frame = owed;
-  return owed;
+  ui_stats_.sim_ms = panes_[size_t(active_)].sim_ms;
+  ui_stats_.steps_per_frame = panes_[size_t(active_)].steps;
 }
 
 void App::apply(const UiActions& actions) {
   if (actions.reset) {
-    mouse_.cancel(*sim_);
-    sim_->reset();
+    mouse_.cancel(*panes_[size_t(mouse_pane_)].sim);
+    for (Pane& p : panes_) {  // together: the panes stay comparable
+      p.sim->reset();
+      p.accumulator = 0;
+    }
     ui_stats_.history.clear();
-    accumulator_ = 0;
   }
   if (actions.step) step_requested_ = true;
   if (actions.reset_camera) reset_camera();
+  if (!actions.load_scene.empty()) load_scene_file(actions.load_scene);
+  if (actions.activate_pane >= 0 && actions.activate_pane < int(panes_.size())) activate(actions.activate_pane);
   if (actions.screenshot) screenshot_requested_ = true;
   if (actions.toggle_recording) recording_toggle_requested_ = true;
+}
+
+void App::load_scene_file(const std::string& path) {
+  Options options = options_;
+  options.scene_path = path;
+  // A --compare sweep belongs to the scene it came with; another file brings its own panes.
+  if (path != options_.scene_path) options.compare.clear();
+  std::vector<std::string> warnings;
+  std::vector<Pane> panes;
+  std::vector<std::unique_ptr<Renderer>> renderers;
+  cloth::Scene first;
+  try {
+    const std::vector<PaneScene> scenes = scenes_to_run(options, warnings);
+    panes = make_panes(scenes);
+    for (const Pane& p : panes) renderers.push_back(std::make_unique<Renderer>(options.shader_dir, *p.sim));
+    first = scenes.front().scene;
+  } catch (const cloth::InputError& e) {
+    ui_stats_.scene_error = e.what();
+    report("cannot load scene " + path + ": " + e.what() + " (kept the previous scene)");
+    return;
+  }
+  mouse_.cancel(*panes_[size_t(mouse_pane_)].sim);
+  panes_ = std::move(panes);
+  renderers_ = std::move(renderers);
+  scene_ = std::move(first);
+  options_ = std::move(options);
+  active_ = mouse_pane_ = 0;
+  ui_stats_.history.clear();
+  ui_stats_.scene_error.clear();
+  ui_stats_.scene_path = path;
+  reset_camera();
+  glfwSetWindowTitle(window_.get(), ("clothsim - " + scene_.name).c_str());
+  for (const std::string& w : warnings) std::cerr << "clothsim: warning: " << w << "\n";
+  report("loaded scene " + path + (warnings.empty() ? "" : " (" + std::to_string(warnings.size()) +
+                                                             " warnings: " + warnings.front() + ")"));
 }
 
 void App::toggle_recording() {
@@ -238,8 +316,20 @@ void App::write_stats() {
   glfwGetWindowPos(window_.get(), &snap.window_pos.x, &snap.window_pos.y);
   snap.paused = ui_state_.paused;
   snap.displayed_frames = displayed_frames_;
-  nlohmann::json doc = run_stats_.to_json(*sim_);
-  doc["app"] = make_app_stats(*sim_, camera_, snap, mouse_.grab_log());
+  snap.scene_path = ui_stats_.scene_path;
+  snap.scene_error = ui_stats_.scene_error;
+  snap.message = ui_stats_.message;
+  nlohmann::json doc = panes_stats_json(panes_);
+  const std::vector<PaneRect> rects = window_pane_rects();
+  snap.pane = rects.front();
+  doc["app"] = make_app_stats(*panes_.front().sim, camera_, snap, mouse_.grab_log());
+  doc["app"]["active_pane"] = active_;
+  if (panes_.size() > 1) {
+    for (size_t k = 0; k < panes_.size(); ++k) {
+      snap.pane = rects[k];
+      doc["panes"][k]["app"] = make_app_stats(*panes_[k].sim, camera_, snap, {});
+    }
+  }
   write_json_atomically(options_.stats_path, doc);
 }
 
@@ -258,7 +348,7 @@ int App::run() {
     frame_ms_avg = frame_ms_avg == 0 ? real_dt * 1e3 : 0.95 * frame_ms_avg + 0.05 * real_dt * 1e3;
 
     advance(real_dt);
-    mouse_.update(*sim_);
+    mouse_.update(*panes_[size_t(mouse_pane_)].sim);
 
     ui_stats_.fps = ImGui::GetIO().Framerate;
     ui_stats_.frame_ms = frame_ms_avg;
@@ -266,13 +356,13 @@ int App::run() {
     ui_stats_.recording_path = recorder_.path();
     ui_stats_.recorded_frames = recorder_.frames();
     ui_->begin_frame();
-    apply(ui_->build(*sim_, ui_state_, ui_stats_));
+    apply(ui_->build(active_sim(), ui_state_, ui_stats_, pane_summaries()));
 
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(window_.get(), &fb_w, &fb_h);
     if (fb_w > 0 && fb_h > 0) {  // 0 x 0 while minimised
       glBindFramebuffer(GL_FRAMEBUFFER, 0);
-      renderer_->draw(*sim_, camera_, fb_w, fb_h, ui_state_.view);
+      draw_panes(renderers_, panes_, camera_, fb_w, fb_h, ui_state_.view);
       ui_->render();
       ++displayed_frames_;
       capture_video_frame(fb_w, fb_h);
@@ -317,7 +407,8 @@ int App::run() {
     report(line);
   }
   if (!options_.export_obj.empty()) {
-    cloth::write_obj(options_.export_obj, sim_->model().mesh, sim_->state());
+    // One file: the first pane's cloth, as headless writes.
+    cloth::write_obj(options_.export_obj, panes_.front().sim->model().mesh, panes_.front().sim->state());
     report("wrote mesh " + options_.export_obj);
   }
   if (!options_.stats_path.empty()) report("wrote stats " + options_.stats_path);

@@ -1,7 +1,8 @@
 #pragma once
-// The interactive desktop app: one window, one simulation advanced at a fixed step by an
-// accumulator of real time, the renderer, the ImGui panel, mouse/keyboard interaction, optional
-// recording, screenshots and the live --stats file.
+// The interactive desktop app: one window, one simulation (or 2..4 side by side, pane.hpp)
+// advanced at a fixed step by an accumulator of real time, the renderer, the ImGui panel,
+// mouse/keyboard interaction, optional recording, screenshots and the live --stats file. The
+// panels edit the active pane: the one last clicked.
 #include <memory>
 #include <string>
 
@@ -13,6 +14,8 @@
 #include "options.hpp"
 #include "recorder.hpp"
 #include "renderer.hpp"
+#include "pane.hpp"
+#include "pane_layout.hpp"
 #include "ui.hpp"
 
 namespace app {
@@ -29,7 +32,7 @@ class App {
 
   /// Opens the window and builds everything. Throws NoDisplayError / std::runtime_error /
   /// cloth::InputError.
-  App(const Options& options, const cloth::Scene& scene);
+  App(const Options& options, const std::vector<PaneScene>& scenes);
   ~App();
   App(const App&) = delete;
   App& operator=(const App&) = delete;
@@ -43,9 +46,19 @@ class App {
   void on_cursor(double x, double y);
   void on_scroll(double dy);
 
-  /// Takes the fixed steps owed for `real_dt` seconds of wall time; returns the steps taken.
-  int advance(double real_dt);
+  /// Takes each pane's fixed steps owed for `real_dt` seconds of wall time.
+  void advance(double real_dt);
+  /// Makes pane k the one the panels edit.
+  void activate(int k);
+  cloth::Simulation& active_sim() { return *panes_[size_t(active_)].sim; }
+  /// What the panel shows of each pane (empty for a single cloth).
+  std::vector<PaneSummary> pane_summaries() const;
+  /// The panes' rectangles in window coordinates.
+  std::vector<PaneRect> window_pane_rects() const;
   void apply(const UiActions& actions);
+  /// Replaces the running scene by the file at `path` (its panes, camera, title); a file that
+  /// does not load keeps the current scene and shows why.
+  void load_scene_file(const std::string& path);
   void reset_camera();
   void toggle_recording();
   /// Reads the back buffer (before the swap) for the recording / a screenshot.
@@ -56,20 +69,20 @@ class App {
   void report(const std::string& message);  ///< stdout + the panel's status line
 
   Options options_;
-  cloth::Scene scene_;
+  cloth::Scene scene_;  ///< the first pane's: the camera and the window title come from it
   GlfwLibrary glfw_;  // declared first: destroyed last, after every GL object below
   WindowPtr window_;
-  std::unique_ptr<cloth::Simulation> sim_;
-  OrbitCamera camera_;
-  std::unique_ptr<Renderer> renderer_;
+  std::vector<Pane> panes_;
+  int active_ = 0;      ///< the pane the panels edit
+  int mouse_pane_ = 0;  ///< the pane the current (or last) mouse press was in
+  OrbitCamera camera_;  ///< shared: every pane shows the same view
+  std::vector<std::unique_ptr<Renderer>> renderers_;  ///< one per pane
   std::unique_ptr<Ui> ui_;
   Recorder recorder_;
   MouseController mouse_;
   UiState ui_state_;
   UiStats ui_stats_;
-  cloth::RunStats run_stats_;
 
-  double accumulator_ = 0;        ///< real time not yet simulated, s
   double last_drop_time_ = -1e9;  ///< glfwGetTime() when steps were last dropped, s
   bool step_requested_ = false;
   bool screenshot_requested_ = false;

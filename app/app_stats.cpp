@@ -23,6 +23,9 @@ nlohmann::json make_app_stats(const cloth::Simulation& sim, const OrbitCamera& c
   j["window_pos"] = {s.window_pos.x, s.window_pos.y};
   j["paused"] = s.paused;
   j["displayed_frames"] = s.displayed_frames;
+  j["scene_path"] = s.scene_path;
+  j["scene_error"] = s.scene_error;
+  j["message"] = s.message;
 
   const cloth::RestMesh& mesh = sim.intact_mesh();  // a torn cloth's corners keep their indices
   if (mesh.is_grid()) {
@@ -40,9 +43,9 @@ nlohmann::json make_app_stats(const cloth::Simulation& sim, const OrbitCamera& c
       const int v = mesh.grid_index(c.i, c.j);
       const cloth::Vec3& x = sim.state().x[size_t(v)];
       vertices[c.name] = v;
-      if (const auto px =
-              camera.project(glm::dvec3(x.x(), x.y(), x.z()), s.window.width, s.window.height))
-        screen[c.name] = {s.window_pos.x + px->x, s.window_pos.y + px->y};
+      if (const auto px = camera.project(glm::dvec3(x.x(), x.y(), x.z()), int(s.pane.width),
+                                         int(s.pane.height)))
+        screen[c.name] = {s.window_pos.x + s.pane.left + px->x, s.window_pos.y + s.pane.top + px->y};
       else
         screen[c.name] = nullptr;  // behind the camera
     }

@@ -10,19 +10,25 @@
 #include "camera.hpp"
 #include "cloth/simulation.hpp"
 #include "mouse_controller.hpp"
+#include "pane_layout.hpp"
 
 namespace app {
 
 struct AppSnapshot {
   WindowExtent window;          ///< window size, window coordinates
+  PaneRect pane{0, 0, 1, 1};    ///< the pane the cloth is drawn in, window coordinates
   glm::ivec2 window_pos{0, 0};  ///< top-left of the client area on the screen, px
   bool paused = false;
   int displayed_frames = 0;
+  std::string scene_path;   ///< the scene file running
+  std::string scene_error;  ///< why the last scene load failed ("" = it did not)
+  std::string message;      ///< the panel's last status line
 };
 
 /// {"window": [w, h], "window_pos": [x, y], "corner_screen_px": {...} (grid meshes only),
 ///  "grab_log": [...], "paused": bool, "displayed_frames": n}. Screen pixels have their origin
-/// at the top-left of the screen, as X and xdotool use.
+/// at the top-left of the screen, as X and xdotool use; the corners are where `sim`'s cloth is
+/// seen in snapshot.pane.
 nlohmann::json make_app_stats(const cloth::Simulation& sim, const OrbitCamera& camera,
                               const AppSnapshot& snapshot, const std::vector<GrabRecord>& grab_log);
 

@@ -8,11 +8,12 @@
 
 #include "camera.hpp"
 #include "cloth/export.hpp"
-#include "cloth/run_stats.hpp"
 #include "cloth/static_drape.hpp"
 #include "cloth/weil_drape.hpp"
 #include "gl_context.hpp"
+#include "imgui_session.hpp"
 #include "offscreen.hpp"
+#include "pane_overlay.hpp"
 #include "paths.hpp"
 #include "pixels.hpp"
 #include "recorder.hpp"
@@ -31,30 +32,42 @@ struct OffscreenView {
   GlfwLibrary glfw;
   WindowPtr window;  ///< hidden; exists only to own the GL context
   OrbitCamera camera;
-  std::unique_ptr<Renderer> renderer;
+  std::vector<std::unique_ptr<Renderer>> renderers;  ///< one per pane
   std::unique_ptr<OffscreenTarget> target;
+  std::unique_ptr<ImGuiSession> labels;  ///< side by side: the panes' labels, as in the app
 
-  OffscreenView(const Options& o, const cloth::Scene& scene, const cloth::Simulation& sim, int w,
+  OffscreenView(const Options& o, const cloth::Scene& scene, const std::vector<Pane>& panes, int w,
                 int h)
       : glfw(), window(create_gl_window(WindowSpec{w, h, "clothsim (offscreen)", false, 0})) {
     const auto& c = scene.camera;
     camera.set(glm::vec3(float(c.target.x()), float(c.target.y()), float(c.target.z())),
                float(c.distance), float(c.yaw_deg), float(c.pitch_deg));
-    renderer = std::make_unique<Renderer>(o.shader_dir, sim);
+    for (const Pane& p : panes) renderers.push_back(std::make_unique<Renderer>(o.shader_dir, *p.sim));
     target = std::make_unique<OffscreenTarget>(w, h, 4);
+    if (panes.size() > 1) labels = std::make_unique<ImGuiSession>(window.get(), false);
   }
 
-  std::vector<std::uint8_t> render(const cloth::Simulation& sim) {
+  std::vector<std::uint8_t> render(const std::vector<Pane>& panes) {
     target->bind();
-    renderer->draw(sim, camera, target->width(), target->height(), ViewOptions{});
+    draw_panes(renderers, panes, camera, target->width(), target->height(), ViewOptions{});
+    if (labels) {
+      const std::vector<PaneRect> rects = pane_rects(int(panes.size()), target->width(), target->height());
+      std::vector<PaneSummary> summaries;
+      for (size_t k = 0; k < panes.size(); ++k) {
+        summaries.push_back(PaneSummary{panes[k].label, rects[k], panes[k].sim.get(), panes[k].sim_ms, false});
+      }
+      labels->begin_frame();
+      draw_pane_labels(summaries);
+      labels->render();
+    }
     return target->read_rgb();
   }
 };
 
 std::unique_ptr<OffscreenView> make_offscreen_view(const Options& o, const cloth::Scene& scene,
-                                                   const cloth::Simulation& sim, int w, int h) {
+                                                   const std::vector<Pane>& panes, int w, int h) {
   try {
-    return std::make_unique<OffscreenView>(o, scene, sim, w, h);
+    return std::make_unique<OffscreenView>(o, scene, panes, w, h);
   } catch (const NoDisplayError& e) {
     throw std::runtime_error(
         std::string(o.record_path.empty() ? "--screenshot" : "--record") +
@@ -89,8 +102,9 @@ void drape(cloth::Simulation& sim, const Options& o) {
 
 }  // namespace
 
-int run_headless(const Options& o, const cloth::Scene& scene) {
-  std::unique_ptr<cloth::Simulation> sim = cloth::make_simulation(scene);
+int run_headless(const Options& o, const std::vector<PaneScene>& scenes) {
+  std::vector<Pane> panes = make_panes(scenes);
+  const cloth::Scene& scene = scenes.front().scene;
 
   // Video frames must have even sizes for H.264 / yuv420p.
   const WindowSize size = o.window.value_or(WindowSize{1280, 720});
@@ -98,34 +112,45 @@ int run_headless(const Options& o, const cloth::Scene& scene) {
   std::unique_ptr<OffscreenView> view;
   Recorder recorder;
   if (!o.record_path.empty() || !o.screenshot_path.empty())
-    view = make_offscreen_view(o, scene, *sim, w, h);
+    view = make_offscreen_view(o, scene, panes, w, h);
   if (!o.record_path.empty()) recorder.start(o.record_path, w, h, kVideoFps);
 
-  std::cout << "clothsim: headless '" << scene.name << "': " << sim->model().vertex_count()
-            << " vertices, integrator " << sim->solver().integrator << ", dt " << sim->solver().dt
-            << " s, " << o.frames << " frames\n";
+  for (const Pane& p : panes) {
+    const cloth::Simulation& sim = *p.sim;
+    std::cout << "clothsim: headless '" << scenes.front().scene.name << "'"
+              << (p.label.empty() ? "" : " pane '" + p.label + "'") << ": "
+              << sim.model().vertex_count() << " vertices, integrator " << sim.solver().integrator
+              << ", dt " << sim.solver().dt << " s, " << o.frames << " frames\n";
+  }
 
-  if (!o.drape.empty()) drape(*sim, o);
+  if (!o.drape.empty()) {
+    for (Pane& p : panes) drape(*p.sim, o);
+  }
 
-  cloth::RunStats stats;
-  if (view && recorder.active()) recorder.add_frame(view->render(*sim));  // the initial state
+  if (view && recorder.active()) recorder.add_frame(view->render(panes));  // the initial state
   for (int frame = 1; frame <= o.frames; ++frame) {
     if (shutdown_signal() != 0) break;  // stop early, but still write everything below
-    const auto t0 = std::chrono::steady_clock::now();
-    sim->step();
-    const auto t1 = std::chrono::steady_clock::now();
-    stats.add_frame(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    if (recorder.active() && frame < o.frames) recorder.add_frame(view->render(*sim));
+    for (Pane& p : panes) {
+      const auto t0 = std::chrono::steady_clock::now();
+      p.sim->step();
+      const auto t1 = std::chrono::steady_clock::now();
+      p.sim_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+      p.run_stats.add_frame(p.sim_ms);
+    }
+    if (recorder.active() && frame < o.frames) recorder.add_frame(view->render(panes));
     if (frame % kProgressEvery == 0 || frame == o.frames) {
-      char line[160];
-      std::snprintf(line, sizeof line, "frame %d/%d  t=%.3f s  kinetic=%.6g J  instabilities=%d",
-                    frame, o.frames, sim->time(), sim->energies().kinetic, sim->instabilities());
-      std::cout << line << "\n" << std::flush;
+      for (const Pane& p : panes) {
+        char line[256];
+        std::snprintf(line, sizeof line, "frame %d/%d  t=%.3f s  kinetic=%.6g J  instabilities=%d%s%s",
+                      frame, o.frames, p.sim->time(), p.sim->energies().kinetic,
+                      p.sim->instabilities(), p.label.empty() ? "" : "  pane ", p.label.c_str());
+        std::cout << line << "\n" << std::flush;
+      }
     }
   }
   // The recording holds frames 0..N-1 (N frames); the screenshot shows the final state N.
   if (!o.screenshot_path.empty()) {
-    write_png(o.screenshot_path, w, h, view->render(*sim));
+    write_png(o.screenshot_path, w, h, view->render(panes));
     std::cout << "clothsim: wrote screenshot " << o.screenshot_path << " (" << w << "x" << h
               << ")\n";
   }
@@ -137,15 +162,17 @@ int run_headless(const Options& o, const cloth::Scene& scene) {
     std::cout << line << "\n";
   }
   if (!o.export_obj.empty()) {
-    cloth::write_obj(o.export_obj, sim->model().mesh, sim->state());
+    // One file: the first pane's cloth (the others differ only by their overrides).
+    cloth::write_obj(o.export_obj, panes.front().sim->model().mesh, panes.front().sim->state());
     std::cout << "clothsim: wrote mesh " << o.export_obj << "\n";
   }
   if (!o.stats_path.empty()) {
-    cloth::write_json(o.stats_path, stats.to_json(*sim));
+    cloth::write_json(o.stats_path, panes_stats_json(panes));
     std::cout << "clothsim: wrote stats " << o.stats_path << "\n";
   }
   if (const int signal = shutdown_signal()) {
-    std::cout << "clothsim: stopped by signal " << signal << " after " << sim->steps() << " frames\n";
+    std::cout << "clothsim: stopped by signal " << signal << " after "
+              << panes.front().sim->steps() << " frames\n";
     return exit_status_for_signal(signal);
   }
   return 0;

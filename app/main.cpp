@@ -9,10 +9,10 @@
 
 #include "app.hpp"
 #include "cloth/error.hpp"
-#include "cloth/scene.hpp"
 #include "gl_context.hpp"
 #include "headless.hpp"
 #include "options.hpp"
+#include "pane.hpp"
 #include "paths.hpp"
 #include "shutdown_signal.hpp"
 
@@ -43,16 +43,16 @@ int run(int argc, char** argv) {
   app::check_output_path("--screenshot", options.screenshot_path);
 
   std::vector<std::string> warnings;
-  const cloth::Scene scene = cloth::load_scene(options.scene_path, options.overrides, warnings);
+  const std::vector<app::PaneScene> scenes = app::scenes_to_run(options, warnings);
   for (const std::string& w : warnings) std::cerr << "clothsim: warning: " << w << "\n";
 
   if (!options.headless && !has_display()) {
     std::cerr << "clothsim: no DISPLAY set, running headless\n";
     options.headless = true;
   }
-  if (options.headless) return app::run_headless(options, scene);
+  if (options.headless) return app::run_headless(options, scenes);
 
-  app::App application(options, scene);
+  app::App application(options, scenes);
   return application.run();
 }
 

@@ -23,6 +23,7 @@ struct Options {
   std::string record_path;             ///< --record PATH.mp4 ("" = none)
   std::string screenshot_path;         ///< --screenshot PATH.png, written on exit ("" = none)
   std::vector<std::string> overrides;  ///< --set key=value, in order; --integrator appended
+  std::string compare;                 ///< --compare KEY=V1,V2[,..]: side-by-side panes ("" = none)
   std::optional<WindowSize> window;    ///< --window WxH (absent: mode's default size)
   int quit_after_frames = 0;           ///< --quit-after-frames N (0 = run until closed)
   std::string shader_dir;              ///< --shader-dir (default: baked-in source dir)

@@ -1,5 +1,6 @@
 #include "paths.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <system_error>
@@ -14,6 +15,17 @@ std::string default_scene_path() {
 
 std::string default_shader_dir() {
   return CLOTHSIM_SHADER_DIR;
+}
+
+std::vector<std::string> builtin_scene_paths() {
+  std::vector<std::string> paths;
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::path(default_scene_path()).parent_path();
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
 }
 
 void ensure_parent_dir(const std::string& path) {

@@ -1,11 +1,15 @@
 #pragma once
 // Where things are read from and written to.
 #include <string>
+#include <vector>
 
 namespace app {
 
 std::string default_scene_path();  ///< ${CLOTHSIM_ASSET_DIR}/scenes/default.json
 std::string default_shader_dir();  ///< ${CLOTHSIM_SHADER_DIR}
+
+/// The built-in scenes (every .json of the default scene's folder), sorted, as full paths.
+std::vector<std::string> builtin_scene_paths();
 
 /// Creates the parent directory of an output path if it is missing. Only for the app's own
 /// default names (out/screenshot-*.png, out/recording-*.mp4); paths the user typed are checked

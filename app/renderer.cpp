@@ -20,6 +20,7 @@ const glm::vec3 kPinColor(1.00f, 0.85f, 0.10f);
 const glm::vec3 kGrabColor(0.10f, 0.95f, 0.30f);
 const glm::vec3 kGrabTargetColor(0.95f, 0.95f, 0.95f);
 const glm::vec3 kBackground(0.63f, 0.69f, 0.76f);
+const glm::vec3 kPaneSeparator(0.12f, 0.13f, 0.15f);  // the gap between side-by-side panes
 // Key light direction (towards the light), world space: high, front-right.
 const glm::vec3 kLightDir = glm::normalize(glm::vec3(0.45f, 1.0f, 0.6f));
 constexpr float kGroundHalfExtent = 100.0f;  ///< m; the grid fades out long before this
@@ -189,15 +190,18 @@ void Renderer::draw_ground(const Ground& g, const glm::mat4& view_proj, const gl
   glDisable(GL_POLYGON_OFFSET_FILL);
 }
 
-void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, int fb_w, int fb_h,
+void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, const Viewport& vp,
                     const ViewOptions& view) {
   upload_cloth(sim);
   if (view.strain_heat_map) upload_strain_colors(sim, view.heat_map_top);
   upload_markers(sim, view.show_pins);
 
-  glViewport(0, 0, fb_w, fb_h);
+  glViewport(vp.x, vp.y, vp.width, vp.height);
+  glEnable(GL_SCISSOR_TEST);  // the clear stays inside this pane
+  glScissor(vp.x, vp.y, vp.width, vp.height);
   glClearColor(kBackground.r, kBackground.g, kBackground.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glDisable(GL_SCISSOR_TEST);
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LESS);
   glDisable(GL_CULL_FACE);  // cloth is seen from both sides
@@ -208,7 +212,7 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, int
   glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
 
   const glm::mat4 view_proj =
-      camera.projection(float(fb_w) / float(fb_h > 0 ? fb_h : 1)) * camera.view();
+      camera.projection(float(vp.width) / float(vp.height > 0 ? vp.height : 1)) * camera.view();
   const glm::vec3 eye = camera.eye();
 
   // Ground: every plane collider, or a floor at y = 0 when the scene has none.
@@ -276,6 +280,17 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, int
     glEnable(GL_DEPTH_TEST);
   }
   glBindVertexArray(0);
+}
+
+void draw_panes(const std::vector<std::unique_ptr<Renderer>>& renderers, const std::vector<Pane>& panes,
+                const OrbitCamera& camera, int fb_w, int fb_h, const ViewOptions& view) {
+  glViewport(0, 0, fb_w, fb_h);
+  glClearColor(kPaneSeparator.r, kPaneSeparator.g, kPaneSeparator.b, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  const std::vector<PaneRect> rects = pane_rects(int(panes.size()), fb_w, fb_h);
+  for (size_t k = 0; k < panes.size(); ++k) {
+    renderers[k]->draw(*panes[k].sim, camera, to_viewport(rects[k], fb_h), view);
+  }
 }
 
 }  // namespace app

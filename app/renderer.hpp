@@ -14,6 +14,8 @@
 #include "camera.hpp"
 #include "cloth/simulation.hpp"
 #include "gl_objects.hpp"
+#include "pane.hpp"
+#include "pane_layout.hpp"
 #include "shader.hpp"
 
 namespace app {
@@ -32,8 +34,8 @@ class Renderer {
   /// current GL 3.3 context. Throws std::runtime_error on shader errors.
   Renderer(const std::string& shader_dir, const cloth::Simulation& sim);
 
-  /// Clears and draws the whole scene into the bound framebuffer of fb_w x fb_h px.
-  void draw(const cloth::Simulation& sim, const OrbitCamera& camera, int fb_w, int fb_h,
+  /// Clears `viewport` of the bound framebuffer and draws the whole scene into it.
+  void draw(const cloth::Simulation& sim, const OrbitCamera& camera, const Viewport& viewport,
             const ViewOptions& view);
 
  private:
@@ -76,5 +78,10 @@ class Renderer {
   GlBuffer marker_vbo_;  ///< interleaved position + colour per marker
   GLsizei marker_count_ = 0;
 };
+
+/// Clears the bound fb_w x fb_h framebuffer to the separator colour and draws pane k with
+/// renderers[k] into its rectangle of pane_rects().
+void draw_panes(const std::vector<std::unique_ptr<Renderer>>& renderers, const std::vector<Pane>& panes,
+                const OrbitCamera& camera, int fb_w, int fb_h, const ViewOptions& view);
 
 }  // namespace app

@@ -1,8 +1,6 @@
 #include "ui.hpp"
 
 #include <imgui.h>
-#include <imgui_impl_glfw.h>
-#include <imgui_impl_opengl3.h>
 
 #include <algorithm>
 #include <cctype>
@@ -10,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <optional>
 #include <vector>
 
@@ -20,6 +19,7 @@
 #include "cloth/model.hpp"
 #include "cloth/wind.hpp"
 #include "heat_map.hpp"
+#include "paths.hpp"
 
 namespace app {
 namespace {
@@ -60,35 +60,15 @@ std::vector<std::string> integrator_names() {
 
 }  // namespace
 
-Ui::Ui(GLFWwindow* window) {
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename =
-      nullptr;  // no imgui.ini: the layout is the same on every start (tests rely on it)
-  ImGui::StyleColorsDark();
-  ImGui::GetStyle().WindowRounding = 4.0f;
-  ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 0.92f;
-  // true: the backend installs its callbacks and chains to the App's, installed before this.
-  ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
-}
-
-Ui::~Ui() {
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
-}
+// true: the backend installs its callbacks and chains to the App's, installed before this.
+Ui::Ui(GLFWwindow* window) : imgui_(window, true) {}
 
 void Ui::begin_frame() {
-  ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
-  ImGui::NewFrame();
+  imgui_.begin_frame();
 }
 
 void Ui::render() {
-  ImGui::Render();
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  imgui_.render();
 }
 
 bool Ui::wants_mouse() const {
@@ -98,13 +78,18 @@ bool Ui::wants_keyboard() const {
   return ImGui::GetIO().WantCaptureKeyboard;
 }
 
-UiActions Ui::build(cloth::Simulation& sim, UiState& state, const UiStats& stats) {
+UiActions Ui::build(cloth::Simulation& sim, UiState& state, const UiStats& stats,
+                    const std::vector<PaneSummary>& panes) {
   UiActions actions;
+  draw_pane_labels(panes);
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("clothsim", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
   ImGui::TextDisabled("F1: help");
   apply_finished_drape(sim);  // even with its section closed
+  if (ImGui::CollapsingHeader("Scene")) scene_section(stats, actions);
+  if (!panes.empty() && ImGui::CollapsingHeader("Compare", ImGuiTreeNodeFlags_DefaultOpen))
+    actions.activate_pane = compare_section(panes);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
     simulation_section(sim, state, actions);
   if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) material_section(sim);
@@ -119,6 +104,22 @@ UiActions Ui::build(cloth::Simulation& sim, UiState& state, const UiStats& stats
   if (state.show_plots) plots_window(sim, state, stats.history);
   if (state.show_help) help_overlay(state);
   return actions;
+}
+
+void Ui::scene_section(const UiStats& stats, UiActions& actions) {
+  const std::string current = std::filesystem::path(stats.scene_path).filename().string();
+  if (ImGui::BeginCombo("built-in", current.c_str())) {
+    for (const std::string& path : builtin_scene_paths()) {
+      const std::string name = std::filesystem::path(path).filename().string();
+      if (ImGui::Selectable(name.c_str(), path == stats.scene_path)) actions.load_scene = path;
+    }
+    ImGui::EndCombo();
+  }
+  tip("Load one of the scenes of assets/scenes (docs/scenes.md says what each shows)");
+  if (ImGui::Button("Reload from disk")) actions.load_scene = stats.scene_path;
+  tip("Read the scene file again, e.g. after editing it (L); a broken file keeps this scene");
+  ImGui::TextWrapped("%s", stats.scene_path.c_str());
+  error_line(stats.scene_error);
 }
 
 void Ui::simulation_section(cloth::Simulation& sim, UiState& state, UiActions& actions) {
@@ -670,6 +671,7 @@ void Ui::help_overlay(UiState& state) {
       {"Right-drag", "orbit the camera"},
       {"Middle-drag, Shift + right-drag", "pan the camera"},
       {"Mouse wheel", "zoom"},
+      {"Click in a pane (side by side)", "the panels edit that pane; Space, N, R act on all"},
       {"Space", "pause / resume"},
       {"N", "single step (one dt)"},
       {"R", "reset the cloth"},

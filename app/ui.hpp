@@ -6,6 +6,8 @@
 #include "cloth/simulation.hpp"
 #include "drape_job.hpp"
 #include "gl.hpp"
+#include "imgui_session.hpp"
+#include "pane_overlay.hpp"
 #include "renderer.hpp"
 #include "step_history.hpp"
 
@@ -31,6 +33,8 @@ struct UiStats {
   std::string recording_path;
   int recorded_frames = 0;
   std::string message;  ///< last status line (screenshot written, recording error, ...)
+  std::string scene_path;   ///< the scene file running
+  std::string scene_error;  ///< why the last scene load failed ("" = it did not)
   StepHistory history;  ///< the last steps, for the live plots
 };
 
@@ -41,17 +45,20 @@ struct UiActions {
   bool toggle_recording = false;
   bool screenshot = false;
   bool reset_camera = false;
+  int activate_pane = -1;  ///< side by side: the pane picked for the panels to edit
+  std::string load_scene = "";  ///< a scene file to load instead of the current one ("" = none)
 };
 
 class Ui {
  public:
   explicit Ui(GLFWwindow* window);  ///< installs the GLFW + OpenGL3 backends (chains callbacks)
-  ~Ui();
   Ui(const Ui&) = delete;
   Ui& operator=(const Ui&) = delete;
 
   void begin_frame();
-  UiActions build(cloth::Simulation& sim, UiState& state, const UiStats& stats);
+  /// The panels edit `sim`; `panes` (empty for a single cloth) are labelled and can be picked.
+  UiActions build(cloth::Simulation& sim, UiState& state, const UiStats& stats,
+                  const std::vector<PaneSummary>& panes);
   /// Draws the UI into the bound framebuffer (after the scene).
   void render();
 
@@ -59,6 +66,7 @@ class Ui {
   bool wants_keyboard() const;
 
  private:
+  void scene_section(const UiStats& stats, UiActions& actions);
   void simulation_section(cloth::Simulation& sim, UiState& state, UiActions& actions);
   void material_section(cloth::Simulation& sim);
   void forces_section(cloth::Simulation& sim);
@@ -74,6 +82,7 @@ class Ui {
   void plots_window(const cloth::Simulation& sim, UiState& state, const StepHistory& history);
   void help_overlay(UiState& state);
 
+  ImGuiSession imgui_;
   std::string solver_error_;    ///< last rejected solver edit, shown in red
   std::string tearing_error_;   ///< last rejected tearing edit
   std::string material_error_;  ///< last rejected material edit

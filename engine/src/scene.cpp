@@ -2,6 +2,7 @@
 // reads so that the keys nobody read can be reported: a typo must not pass silently.
 #include "cloth/scene.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -432,6 +433,7 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
     scene.camera.yaw_deg = f.number("yaw_deg", scene.camera.yaw_deg, -360, 360, "deg");
     scene.camera.pitch_deg = f.number("pitch_deg", scene.camera.pitch_deg, -89, 89, "deg");
   }
+  if (top.has("compare")) scene.compare = parse_compare(top.at("compare"));
   return scene;
 }
 
@@ -494,6 +496,27 @@ Scene load_scene(const std::string& path, const std::vector<std::string>& overri
   for (const std::string& o : overrides) apply_override(doc, o);
   const std::string dir = std::filesystem::path(path).parent_path().string();
   return parse_scene(doc, dir.empty() ? "." : dir, warnings);
+}
+
+std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<std::string>& overrides,
+                                    const std::vector<ComparePane>& panes,
+                                    std::vector<std::string>& warnings) {
+  std::vector<Scene> scenes;
+  for (const ComparePane& pane : panes) {
+    std::vector<std::string> all = overrides;
+    all.insert(all.end(), pane.overrides.begin(), pane.overrides.end());
+    std::vector<std::string> pane_warnings;
+    try {
+      scenes.push_back(load_scene(path, all, pane_warnings));
+    } catch (const InputError& e) {
+      throw InputError("compare pane '" + pane.label + "': " + e.what());
+    }
+    for (const std::string& w : pane_warnings) {
+      if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+    }
+    scenes.back().name += " [" + pane.label + "]";
+  }
+  return scenes;
 }
 
 std::vector<int> select_vertices(const RestMesh& mesh, const VertexSelector& pin) {

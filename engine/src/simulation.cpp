@@ -205,11 +205,14 @@ bool Simulation::try_step(FrameReport& report, double h, double t) {
   report.solver_iterations += r.solver_iterations;
   report.solver_residual = r.solver_residual;
   report.timings += r.timings;
-  // Blow-up: NaN/Inf, or a speed no cloth reaches (typically an explicit step too long for the
-  // stiffness).
+  // Blow-up: NaN/Inf, or a speed or a stretch no cloth reaches (typically an explicit step too
+  // long for the stiffness). The stretch counts only when this step raised it: a scene may start
+  // out stretched.
   double max_speed = 0;
   for (const Vec3& v : state_.v) max_speed = std::max(max_speed, v.norm());
-  return all_finite(state_) && max_speed < kRunawaySpeed;
+  if (!all_finite(state_) || max_speed >= kRunawaySpeed) return false;
+  const double strain = max_edge_strain(model_, state_);
+  return strain < kRunawayStrain || strain <= max_edge_strain(model_, last_good_);
 }
 
 void Simulation::advance_fixed(FrameReport& report) {

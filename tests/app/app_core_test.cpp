@@ -13,6 +13,7 @@
 #include "camera.hpp"
 #include "normals.hpp"
 #include "options.hpp"
+#include "pane_layout.hpp"
 #include "collider_meshes.hpp"
 #include "heat_map.hpp"
 #include "recorder.hpp"
@@ -55,6 +56,53 @@ TEST(Options, BadArgumentsGiveAnExitCode) {
   EXPECT_NE(parse({"--no-such-flag"}).exit_code.value_or(0), 0);
   testing::internal::GetCapturedStderr();
   testing::internal::GetCapturedStdout();
+}
+
+TEST(Options, CompareTakesOneSweep) {
+  const auto r = parse({"--compare", "solver.integrator=symplectic-euler,implicit"});
+  ASSERT_FALSE(r.exit_code);
+  EXPECT_EQ(r.options.compare, "solver.integrator=symplectic-euler,implicit");
+}
+
+TEST(PaneLayout, PanesTileTheWindowWithoutOverlap) {
+  for (int n = 1; n <= 4; ++n) {
+    const auto rects = app::pane_rects(n, 1280, 720);
+    ASSERT_EQ(int(rects.size()), n);
+    double area = 0;
+    for (size_t a = 0; a < rects.size(); ++a) {
+      const app::PaneRect& r = rects[a];
+      area += r.width * r.height;
+      EXPECT_GE(r.left, 0);
+      EXPECT_GE(r.top, 0);
+      EXPECT_LE(r.left + r.width, 1280 + 1e-9);
+      EXPECT_LE(r.top + r.height, 720 + 1e-9);
+      // Each pane's centre is in that pane alone.
+      EXPECT_EQ(app::pane_at(rects, r.left + r.width / 2, r.top + r.height / 2), int(a));
+    }
+    // Only the separator gaps are left over.
+    const double columns = n == 4 ? 2 : n, rows = n == 4 ? 2 : 1;
+    const double gaps = (columns - 1) * app::kPaneGap * 720 + (rows - 1) * app::kPaneGap * 1280 -
+                        (columns - 1) * (rows - 1) * app::kPaneGap * app::kPaneGap;
+    EXPECT_NEAR(area, 1280.0 * 720 - gaps, 1e-6) << n << " panes";
+  }
+  const auto two = app::pane_rects(2, 1280, 720);
+  EXPECT_LT(two[0].left, two[1].left) << "two panes stand side by side";
+  EXPECT_EQ(two[0].top, two[1].top);
+  const auto four = app::pane_rects(4, 1280, 720);
+  EXPECT_EQ(four[0].top, four[1].top);
+  EXPECT_GT(four[2].top, four[0].top) << "four panes make a 2 x 2 grid";
+  EXPECT_EQ(app::pane_at(two, two[0].width + app::kPaneGap / 2, 300), -1) << "the gap is no pane";
+}
+
+TEST(PaneLayout, ViewportsFlipToGlCoordinates) {
+  const auto rects = app::pane_rects(4, 1280, 720);
+  const app::Viewport bottom_left = app::to_viewport(rects[2], 720);
+  EXPECT_EQ(bottom_left.x, 0);
+  EXPECT_EQ(bottom_left.y, 0) << "GL counts rows from the bottom";
+  EXPECT_EQ(bottom_left.width, 639);
+  const app::Viewport top_right = app::to_viewport(rects[1], 720);
+  EXPECT_EQ(top_right.x + top_right.width, 1280);
+  EXPECT_EQ(top_right.y + top_right.height, 720);
 }
 
 TEST(Camera, ProjectInvertsRayThrough) {

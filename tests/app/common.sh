@@ -8,6 +8,8 @@
 #                                   always with KEEP_TMP=1)
 #   require_tools TOOL...           fails naming the first tool that is not installed
 #   start_private_xvfb              an X server of the test's own (below)
+#   json_field FILE EXPR            prints a python expression on `doc`, the JSON in FILE, or
+#                                   nothing while the file is missing or half-written
 #
 # On exit: before_cleanup (if defined), then the app (app_pid; its whole process group when
 # app_group=1) and Xvfb (xvfb_pid) are killed, then the scratch folder is handled.
@@ -61,4 +63,15 @@ start_private_xvfb() {
   done
   [ -s "$tmp/display" ] || fail "Xvfb did not report a display"
   export DISPLAY=":$(head -n1 "$tmp/display")"
+}
+
+json_field() {
+  python3 - "$1" "$2" <<'PY' 2>/dev/null || true
+import json, sys
+try:
+    doc = json.load(open(sys.argv[1]))
+    print(eval(sys.argv[2], {"doc": doc, "round": round}))
+except Exception:
+    pass
+PY
 }

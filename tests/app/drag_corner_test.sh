@@ -4,17 +4,32 @@
 # grabbed vertex is that corner and that it followed the cursor; check the exit screenshot.
 # With "tear", tearing is on at 8% stretch (the hanging cloth is 1.7% stretched): the drag must also rip the corner out (stats report
 # broken edges and more vertices than the intact grid) with the app still running normally.
+# With "compare", two panes run side by side (Verlet | implicit): the drag is made in the right
+# pane, which must become the active one and move, while the left pane's cloth stays put; the
+# screenshot must show a cloth in each half.
 #
-# usage: drag_corner_test.sh PATH/TO/clothsim REPO_ROOT [tear]
+# usage: drag_corner_test.sh PATH/TO/clothsim REPO_ROOT [tear|compare]
 # needs: Xvfb, xdotool, python3 (standard library only)
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-app_test_begin drag "tear" "$@"
+app_test_begin drag "tear compare" "$@"
 here="$root/tests/app"
 require_tools Xvfb xdotool python3
-tear_args=()
-[ "$mode" = tear ] && tear_args=(--set cloth.tearing.threshold=0.08)
+mode_args=()
+# The stats of the pane the drag is made in, and of the panes that must settle first.
+pane='doc'
+all_panes='[doc]'
+columns=1
+case "$mode" in
+  tear) mode_args=(--set cloth.tearing.threshold=0.08) ;;
+  compare)
+    mode_args=(--compare solver.integrator=verlet,implicit --set "camera.target=[0,0.4,0]" --set camera.distance=3.2)
+    pane='doc["panes"][1]'
+    all_panes='doc["panes"]'
+    columns=2
+    ;;
+esac
 
 fail() {
   echo "FAIL: $*" >&2
@@ -25,22 +40,12 @@ fail() {
 start_private_xvfb
 echo "drag_corner_test: Xvfb on $DISPLAY"
 
-"$bin" --scene "$here/drag_scene.json" "${tear_args[@]}" --window 1024x768 --stats "$tmp/stats.json" \
+"$bin" --scene "$here/drag_scene.json" "${mode_args[@]}" --window 1024x768 --stats "$tmp/stats.json" \
   --screenshot "$tmp/shot.png" >"$tmp/app.log" 2>&1 &
 app_pid=$!
 
-# Prints one field of the stats file (a python expression on `doc`), or nothing while the file
-# is not there yet.
-stat() {
-  python3 - "$tmp/stats.json" "$1" <<'PY' 2>/dev/null || true
-import json, sys
-try:
-    doc = json.load(open(sys.argv[1]))
-    print(eval(sys.argv[2], {"doc": doc, "round": round}))
-except Exception:
-    pass
-PY
-}
+# One field of the stats file (a python expression on `doc`).
+stat() { json_field "$tmp/stats.json" "$1"; }
 
 # Wait until the hanging cloth is at rest in simulated time (kinetic energy below 1e-5 J after at
 # least 2 s simulated), not in wall time: on a loaded machine the app runs the simulation slower
@@ -48,15 +53,16 @@ PY
 settled=""
 for _ in $(seq 240); do
   kill -0 "$app_pid" 2>/dev/null || fail "clothsim exited early"
-  if [ "$(stat 'doc["sim_time"] >= 2.0 and doc["final_kinetic_energy"] < 1e-5')" = "True" ]; then
+  if [ "$(stat "all(p['sim_time'] >= 2.0 and p['final_kinetic_energy'] < 1e-5 for p in $all_panes)")" = "True" ]; then
     settled=1
     break
   fi
   sleep 0.5
 done
-[ -n "$settled" ] || fail "the hanging cloth did not come to rest in 120 s: $(stat 'doc["sim_time"], doc["final_kinetic_energy"]')"
-cur=$(stat '" ".join(str(round(c)) for c in doc["app"]["corner_screen_px"]["max-max"])')
+[ -n "$settled" ] || fail "the hanging cloth did not come to rest in 120 s: $(stat "[(p['sim_time'], p['final_kinetic_energy']) for p in $all_panes]")"
+cur=$(stat "' '.join(str(round(c)) for c in $pane['app']['corner_screen_px']['max-max'])")
 [ -n "$cur" ] || fail "stats file has no app.corner_screen_px.max-max"
+left_before=$(stat "doc['panes'][0]['app']['corner_screen_px']['max-max']")
 read -r x y <<<"$cur"
 echo "drag_corner_test: max-max corner on screen at ($x, $y)"
 
@@ -118,6 +124,26 @@ if miss >= 0.4 * drag:
     sys.exit(f"FAIL: the grabbed vertex ended {miss:.3f} m from the cursor target, >= 40% of the {drag:.3f} m drag")
 PY
 
+if [ "$mode" = compare ]; then
+  python3 - "$tmp/stats.json" "$left_before" <<'PY' || fail "side-by-side check failed"
+import json, math, sys
+doc = json.load(open(sys.argv[1]))
+before = json.loads(sys.argv[2])
+panes = doc["panes"]
+labels = [p["label"] for p in panes]
+print(f"compare: panes {labels}, active {doc['app']['active_pane']}")
+if [p["integrator"] for p in panes] != ["verlet", "implicit"]:
+    sys.exit(f"FAIL: the panes run {[p['integrator'] for p in panes]}, not verlet | implicit")
+if doc["app"]["active_pane"] != 1:
+    sys.exit("FAIL: the pane the drag was made in did not become the active one")
+after = panes[0]["app"]["corner_screen_px"]["max-max"]
+if math.dist(before, after) > 10:
+    sys.exit(f"FAIL: the left pane's corner moved from {before} to {after} px: the drag leaked into it")
+if any(p["nan"] or p["instabilities"] for p in panes):
+    sys.exit("FAIL: a pane went NaN or blew up")
+PY
+fi
+
 if [ "$mode" = tear ]; then
   python3 - "$tmp/stats.json" <<'PY' || fail "tear check failed"
 import json, sys
@@ -132,5 +158,5 @@ PY
 fi
 
 [ -f "$tmp/shot.png" ] || fail "no screenshot written"
-python3 "$here/png_check.py" "$tmp/shot.png" 1024 768 || fail "screenshot check failed"
+python3 "$here/png_check.py" "$tmp/shot.png" 1024 768 "$columns" || fail "screenshot check failed"
 echo "PASS: drag_corner_test"

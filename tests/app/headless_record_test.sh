@@ -43,6 +43,24 @@ print(f"ok: h264 {s['width']}x{s['height']}, {s['nb_frames']} frames; stats fram
 PY
 
 # 2. Bad input: exit code 2 (not a signal, not a crash) and exactly one error line on stderr.
+# Side by side: a 2 x 2 sweep records one video of the four panes, a screenshot with a cloth in
+# each half, and the statistics of every pane.
+xvfb-run -a -s "-screen 0 1280x800x24" "$bin" --headless --frames 30 --scene "$root/assets/scenes/classroom_stiffness_sweep.json" \
+  --record "$tmp/c.mp4" --screenshot "$tmp/c.png" --stats "$tmp/c.json" >"$tmp/compare.log" 2>&1 ||
+  { cat "$tmp/compare.log" >&2; fail "side-by-side headless run exited with status $?"; }
+[ "$(ffprobe -v error -select_streams v:0 -count_frames -show_entries stream=nb_read_frames -of csv=p=0 "$tmp/c.mp4")" = 30 ] ||
+  fail "the side-by-side video does not hold 30 frames"
+python3 "$root/tests/app/png_check.py" "$tmp/c.png" 1280 720 2 || fail "side-by-side screenshot check failed"
+python3 - "$tmp/c.json" <<'PY' || fail "side-by-side stats check failed"
+import json, sys
+panes = json.load(open(sys.argv[1]))["panes"]
+strains = [p["max_edge_strain"] for p in panes]
+print(f"ok: {len(panes)} panes, max strain {[round(s, 4) for s in strains]}")
+if len(panes) != 4 or any(p["frames"] != 30 for p in panes):
+    sys.exit("FAIL: expected 4 panes of 30 frames")
+if strains != sorted(strains, reverse=True):
+    sys.exit("FAIL: the stiffer panes should stretch less")
+PY
 expect_error() {
   local what=$1
   shift
@@ -62,6 +80,7 @@ printf '{"cloth": {"mesh": ' >"$tmp/truncated.json"
 expect_error "truncated scene JSON" "$bin" --headless --scene "$tmp/truncated.json"
 expect_error "negative dt" "$bin" --headless --scene "$root/tests/app/drag_scene.json" --set solver.dt=-1
 expect_error "unknown integrator" "$bin" --headless --scene "$root/tests/app/drag_scene.json" --integrator nope
+expect_error "a bad side-by-side value" "$bin" --headless --scene "$root/tests/app/drag_scene.json" --compare solver.integrator=implicit,nope
 expect_error "recording without a display" env -u DISPLAY -u WAYLAND_DISPLAY "$bin" --headless \
   --scene "$root/tests/app/drag_scene.json" --frames 1 --record "$tmp/b.mp4"
 

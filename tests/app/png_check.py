@@ -2,7 +2,8 @@
 """Checks a PNG screenshot with the standard library only (no PIL): its size, and that it is a
 real rendering rather than a blank or uniform frame.
 
-usage: png_check.py FILE WIDTH HEIGHT
+usage: png_check.py FILE WIDTH HEIGHT [COLUMNS]
+With COLUMNS (side-by-side panes), each of that many equal vertical bands must show cloth.
 Prints a one-line summary; exits 1 with a reason on failure.
 """
 import struct
@@ -58,6 +59,7 @@ def decode_png(path):
 
 def main():
     path, want_w, want_h = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    columns = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     try:
         w, h, ch, rows = decode_png(path)
     except (OSError, ValueError, zlib.error, struct.error) as e:
@@ -67,7 +69,7 @@ def main():
     # Sample every 4th pixel of every 4th row: plenty for statistics, fast in pure Python.
     n = s = s2 = 0
     colours = set()
-    cloth = 0
+    cloth = [0] * columns
     for y in range(0, h, 4):
         row = rows[y]
         for x in range(0, w, 4):
@@ -80,13 +82,16 @@ def main():
             # Cloth front (warm red-orange) or back (blue): saturated, unlike the grey ground,
             # the blue-grey sky and the dark panel.
             if (r > 90 and r > g + 40 and r > b + 50) or (b > 90 and b > r + 60):
-                cloth += 1
+                cloth[x * columns // w] += 1
     std = (s2 / n - (s / n) ** 2) ** 0.5
-    summary = f"{path}: {w}x{h}, luminance std {std:.1f}, {len(colours)} colours, cloth pixels {100.0 * cloth / n:.1f}%"
+    shares = " / ".join(f"{100.0 * c * columns / n:.1f}%" for c in cloth)
+    summary = f"{path}: {w}x{h}, luminance std {std:.1f}, {len(colours)} colours, cloth pixels {shares}"
     if std < 5.0 or len(colours) < 20:
         sys.exit(f"FAIL: image looks uniform ({summary})")
-    if cloth < 0.005 * n:
-        sys.exit(f"FAIL: almost no cloth-coloured pixels ({summary})")
+    for k, c in enumerate(cloth):
+        if c < 0.005 * n / columns:
+            where = f" in column {k + 1} of {columns}" if columns > 1 else ""
+            sys.exit(f"FAIL: almost no cloth-coloured pixels{where} ({summary})")
     print("ok: " + summary)
 
 

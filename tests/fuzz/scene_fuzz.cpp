@@ -21,8 +21,10 @@ namespace {
 constexpr int kSteps = 3;
 // Vertex-substep-iterations per step (its blow-up retries included) above which stepping is
 // skipped: the fuzzer is after crashes and NaNs, which small scenes reach as well as big ones, at
-// thousands of runs a second. An instrumented edge-area Verlet substep costs ~70 us per vertex.
-constexpr double kMaxWorkPerStep = 5e4;
+// thousands of runs a second. An instrumented substep costs ~70 us per vertex with the edge-area
+// model and ~600 us with Baraff-Witkin bending (its 12 x 12 Jacobian blocks are instrumented
+// loops): 14,500 of those took 9 s (tests/fuzz/corpus/scene/bw_verlet_timeout.json).
+constexpr double kMaxWorkPerStep = 5e3;
 
 double work_per_step(const cloth::Simulation& sim) {
   const cloth::SolverSettings& s = sim.solver();

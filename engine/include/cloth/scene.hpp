@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cloth/collider.hpp"
+#include "cloth/compare_panes.hpp"
 #include "cloth/material.hpp"
 #include "cloth/mesh.hpp"
 #include "cloth/simulation.hpp"
@@ -56,6 +57,7 @@ struct Scene {
   ExternalForces forces;  ///< gravity, wind, drag
   SolverSettings solver;
   CameraSpec camera;
+  std::vector<ComparePane> compare;  ///< side-by-side panes (empty = one cloth)
 };
 
 /// Applies `--set key=value` overrides to a parsed scene document. The value is read as JSON when
@@ -71,6 +73,12 @@ Scene parse_scene(const nlohmann::json& doc, const std::string& source_dir,
 /// Reads a scene file, applies the overrides in order, parses it. Throws InputError.
 Scene load_scene(const std::string& path, const std::vector<std::string>& overrides,
                  std::vector<std::string>& warnings);
+
+/// The scene of each side-by-side pane: the file with `overrides`, then the pane's own, applied.
+/// New warnings are appended once. Throws InputError naming the pane.
+std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<std::string>& overrides,
+                                    const std::vector<ComparePane>& panes,
+                                    std::vector<std::string>& warnings);
 
 /// Vertex indices of the scene's fixed pins (duplicates removed). Throws InputError for a pin
 /// that does not exist on the mesh (e.g. a column on an OBJ mesh or an index out of range).

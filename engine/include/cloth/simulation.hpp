@@ -60,6 +60,10 @@ class Simulation {
  public:
   /// Speed above which a cloth vertex is taken as blown up, m/s.
   static constexpr double kRunawaySpeed = 500.0;
+  /// Edge strain (elongation / rest length) above which a step that raised it is taken as blown
+  /// up: no fabric survives a tenfold stretch, while an explicit step too long for the stiffness
+  /// reached 9,600% at speeds well under kRunawaySpeed.
+  static constexpr double kRunawayStrain = 10.0;
   /// Recovery doubles the substeps up to this many (never past what the user set higher).
   static constexpr int kMaxRecoverySubsteps = 2048;
   /// Retries of one diverged step, each with twice the substeps.
@@ -175,7 +179,8 @@ class Simulation {
 
  private:
   /// One attempt at a step of length h from time t with the current settings, adding its work
-  /// to `report`; false if it diverged (NaN/Inf or runaway speed).
+  /// to `report`; false if it diverged (NaN/Inf, runaway speed or stretch). The caller has put
+  /// the state it starts from in last_good_.
   bool try_step(FrameReport& report, double h, double t);
   /// The frame as one step, with substep doubling on divergence.
   void advance_fixed(FrameReport& report);

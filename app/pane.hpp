@@ -1,0 +1,39 @@
+#pragma once
+// One running copy of the scene. The app and the headless runner hold one pane, or 2..4 side by
+// side when the scene has a "compare" list or --compare is given (cloth/compare_panes.hpp).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cloth/run_stats.hpp"
+#include "cloth/scene.hpp"
+#include "options.hpp"
+
+namespace app {
+
+struct PaneScene {
+  std::string label;  ///< "" when the scene runs alone
+  cloth::Scene scene;
+};
+
+struct Pane {
+  std::string label;
+  std::unique_ptr<cloth::Simulation> sim;
+  cloth::RunStats run_stats;
+  double accumulator = 0;  ///< real time not yet simulated, s (each pane has its own dt)
+  double sim_ms = 0;       ///< wall time of its steps in the last displayed frame, ms
+  int steps = 0;           ///< its fixed steps in the last displayed frame
+};
+
+/// The scene of options.scene_path with options.overrides, alone or once per pane: --compare
+/// wins over the scene's own "compare". Appends load warnings; throws cloth::InputError.
+std::vector<PaneScene> scenes_to_run(const Options& options, std::vector<std::string>& warnings);
+
+/// A pane per scene, its simulation built. Throws cloth::InputError.
+std::vector<Pane> make_panes(const std::vector<PaneScene>& scenes);
+
+/// The --stats document of several panes: the first pane's run statistics at the top level (as
+/// for one pane) and {"label", ...run statistics} per pane in "panes".
+nlohmann::json panes_stats_json(const std::vector<Pane>& panes);
+
+}  // namespace app

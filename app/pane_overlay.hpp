@@ -1,0 +1,28 @@
+#pragma once
+// The side-by-side panes in the UI: a label over each pane (its overrides, integrator, step,
+// cost, blow-ups; the pane the panels edit is framed) and the "Compare" section that picks the
+// pane to edit.
+#include <string>
+#include <vector>
+
+#include "cloth/simulation.hpp"
+#include "pane_layout.hpp"
+
+namespace app {
+
+/// What the UI shows of one pane.
+struct PaneSummary {
+  std::string label;
+  PaneRect rect;  ///< window coordinates
+  const cloth::Simulation* sim = nullptr;
+  double sim_ms = 0;  ///< wall time of its steps in the last displayed frame, ms
+  bool active = false;
+};
+
+/// Draws the labels and the active pane's frame behind the ImGui windows.
+void draw_pane_labels(const std::vector<PaneSummary>& panes);
+
+/// The Compare section's body; returns the pane picked to edit, or -1.
+int compare_section(const std::vector<PaneSummary>& panes);
+
+}  // namespace app
