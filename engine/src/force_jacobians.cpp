@@ -13,44 +13,6 @@ namespace cloth {
 
 namespace {
 
-// Orthonormal basis (N x (N - 3)) of the complement of rigid translations of V = N / 3 vertices.
-template <int N>
-const Eigen::Matrix<double, N, N - 3>& translation_complement() {
-  static const Eigen::Matrix<double, N, N - 3> basis = [] {
-    constexpr int V = N / 3;
-    Eigen::Matrix<double, N, N> complement = Eigen::Matrix<double, N, N>::Identity();
-    for (int a = 0; a < V; ++a) {
-      for (int b = 0; b < V; ++b) complement.template block<3, 3>(3 * a, 3 * b) -= Eigen::Matrix3d::Identity() / V;
-    }
-    // Eigenvalues are 0 (x3, the translations) and 1 (x N - 3), in increasing order.
-    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, N, N>> eig(complement);
-    return Eigen::Matrix<double, N, N - 3>(eig.eigenvectors().template rightCols<N - 3>());
-  }();
-  return basis;
-}
-
-// -project_psd(-dfdx) of bw_conditions.hpp, computed in fewer operations. Every material element
-// is invariant under translation, so its stiffness K = -dfdx has the translations as an exact null
-// space and K = Q (Q^T K Q) Q^T with Q the basis above: the projection onto the PSD cone is done
-// on the (N - 3) x (N - 3) reduced matrix (6 x 6 for a triangle, 9 x 9 for a hinge instead of
-// 9 x 9 and 12 x 12: about 3x and 2.4x fewer operations in the eigensolver), and skipped when the
-// reduced matrix is already positive definite (a Cholesky factorisation succeeds: a stretch
-// element in tension), where the projection is the identity. Same matrix up to round-off.
-template <int N>
-Eigen::Matrix<double, N, N> definite_stiffness(const Eigen::Matrix<double, N, N>& dfdx) {
-  using Reduced = Eigen::Matrix<double, N - 3, N - 3>;
-  const Eigen::Matrix<double, N, N - 3>& q = translation_complement<N>();
-  // lazyProduct: coefficient-wise products; Eigen's default sends fixed 9..12 sized products
-  // through its general matrix-matrix kernel, which costs more than the arithmetic here.
-  const Eigen::Matrix<double, N - 3, N> qt_k = q.transpose().lazyProduct(dfdx);
-  const Reduced k = -qt_k.lazyProduct(q);
-  if (Eigen::LLT<Reduced>(k).info() == Eigen::Success) return dfdx;
-  const Eigen::SelfAdjointEigenSolver<Reduced> eig(k);
-  const Eigen::Matrix<double, N, N - 3> qv = q.lazyProduct(eig.eigenvectors());
-  const Eigen::Matrix<double, N, N - 3> scaled = qv * eig.eigenvalues().cwiseMax(0.0).asDiagonal();
-  return -scaled.lazyProduct(qv.transpose());
-}
-
 // The slots of an element's V x V blocks, entry V a + b for block (v[a], v[b]).
 template <size_t V>
 std::array<int, V * V> stencil_slots(const BlockSparseMatrix& pattern, const std::array<int, V>& v) {
@@ -115,8 +77,10 @@ void add_baraff_witkin(const ClothModel& model, const ClothState& state, bool de
   }
   for (size_t k = 0; k < model.bw_bends.size(); ++k) {
     const BendEdge& e = model.bw_bends[k];
-    scatter_element(eval_bend(e, state.x, state.v, m.bending, m.bending_damping), e.v, slots.bw_bends[k],
-                    definite, f, dfdx, dfdv);
+    // Bend makes its own stiffness definite (eval_bend_definite: mostly Gauss-Newton).
+    scatter_element(definite ? eval_bend_definite(e, state.x, state.v, m.bending, m.bending_damping)
+                             : eval_bend(e, state.x, state.v, m.bending, m.bending_damping),
+                    e.v, slots.bw_bends[k], /*definite=*/false, f, dfdx, dfdv);
   }
 }
 

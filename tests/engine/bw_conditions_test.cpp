@@ -1,6 +1,7 @@
 // Baraff-Witkin condition kernels (seed 001, section 4): derivatives against central finite
 // differences on random, thin and nearly folded elements; rest and rigid-motion invariance; the
-// damping terms of section 4.5; PSD projection; and the SI calibration against continuum energies.
+// damping terms of section 4.5; PSD projection, the closed-form shear and Gauss-Newton bend
+// stiffnesses; and the SI calibration against continuum energies.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -272,6 +273,51 @@ TEST(BWShear, ClosedFormDefiniteStiffnessIsTheProjection) {
   const std::vector<Vec3> still(3, Vec3::Zero());
   const MatN<9> k_rest = eval_shear(t, rest, still, 100.0, 0.5).dfdx;
   EXPECT_LT((eval_shear_definite(t, rest, still, 100.0, 0.5).dfdx - k_rest).norm(), 1e-12 * k_rest.norm());
+}
+
+// The implicit step's bend stiffness (bw_bend.cpp): exact energy, force and dfdv; dfdx the exact
+// one without its -(k C + k_d C_dot) d2C/dx2 term (Gauss-Newton, rank one) at small effective
+// angles, the projected exact one beyond; negative semidefinite either way, on random, thin and
+// folded hinges where the exact dfdx is indefinite.
+TEST(BWBend, DefiniteStiffnessIsGaussNewtonAtSmallAnglesElseTheProjection) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> u(-1, 1);
+  int gauss_newton = 0, projected = 0, indefinite = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const std::vector<Vec3> x = unflatten(random_hinge(rng, trial));
+    const bool small = trial % 2 == 0;  // rest angle within 0.05 rad of theta, slow
+    const std::vector<Vec3> v = {random_vec(rng, small ? 0.01 : 1), random_vec(rng, small ? 0.01 : 1),
+                                 random_vec(rng, small ? 0.01 : 1), random_vec(rng, small ? 0.01 : 1)};
+    const double theta = bend_condition(local_bend_edge(0), x).value[0];
+    const BendEdge be = local_bend_edge(small ? theta + 0.05 * u(rng) : 0.4 * (trial % 3));
+    const double k = 0.7, kd = trial % 3 == 0 ? 0.0 : 0.05;
+    const ElementEval<12> exact = eval_bend(be, x, v, k, kd);
+    const ElementEval<12> definite = eval_bend_definite(be, x, v, k, kd);
+    EXPECT_EQ(definite.energy, exact.energy);
+    EXPECT_EQ(definite.force, exact.force);
+    EXPECT_EQ(definite.dfdv, exact.dfdv);
+    const Condition<12, 1> c = bend_condition(be, x);
+    const double c_dot = c.grad.col(0).dot(flatten<12>(v));
+    const double s = be.weight * be.scale;
+    if (std::abs(c.value[0] + kd / k * c_dot) <= kBendGaussNewtonAngle) {
+      ++gauss_newton;
+      const MatN<12> hessian_term = -s * (k * c.value[0] + kd * c_dot) * c.hess[0];
+      EXPECT_LT((exact.dfdx - hessian_term - definite.dfdx).norm(), 1e-12 * exact.dfdx.norm());
+      const VecN<12> lambda = Eigen::SelfAdjointEigenSolver<MatN<12>>(definite.dfdx).eigenvalues();
+      EXPECT_LT(std::abs(lambda[1]), 1e-12 * definite.dfdx.norm()) << "rank one";
+    } else {
+      ++projected;
+      EXPECT_LT((definite.dfdx + project_psd<12>(-exact.dfdx)).norm(), 1e-10 * exact.dfdx.norm());
+    }
+    EXPECT_LE(Eigen::SelfAdjointEigenSolver<MatN<12>>(definite.dfdx).eigenvalues().maxCoeff(),
+              1e-12 * definite.dfdx.norm());
+    if (Eigen::SelfAdjointEigenSolver<MatN<12>>(exact.dfdx).eigenvalues().maxCoeff() > 1e-6 * exact.dfdx.norm()) {
+      ++indefinite;
+    }
+  }
+  EXPECT_GE(gauss_newton, 50);
+  EXPECT_GE(projected, 50);
+  EXPECT_GE(indefinite, 100);  // what either has to repair
 }
 
 RestMesh bw_grid(int nx, int ny, double width, double height) {

@@ -56,7 +56,8 @@ struct JacobianCorrection {
 /// in ∂f/∂v; gravity has none; drag/wind give their exact ∂f/∂v, and of their ∂f/∂x only the
 /// symmetric part (the rest is not symmetric, which CG cannot take: the same choice B&W make
 /// for damping in section 4.5). With `definite`, each material element's ∂f/∂x is made negative
-/// semidefinite (see internal_forces.hpp) so that the implicit system stays positive definite.
+/// semidefinite (see internal_forces.hpp; Baraff-Witkin bend hinges mostly by Gauss-Newton,
+/// eval_bend_definite) so that the implicit system stays positive definite.
 /// `correction`, when given, is filled with what the drag/wind blocks left out (above).
 /// `slots` must be ElementSlots(model, dfdx), and dfdv of dfdx's pattern.
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
