@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "cloth/density_pattern.hpp"
 #include "cloth/error.hpp"
 
 namespace cloth {
@@ -20,12 +21,15 @@ void check(double value, const char* name, double lo, double hi, const char* uni
 
 // Lumped masses: each triangle gives a third of its rest area x density to each corner, so the
 // total is exactly density x area. The area is the 3D rest area (mesh positions), which is the
-// physical area whatever scale the OBJ texture coordinates use.
-std::vector<double> lumped_masses(const RestMesh& mesh, double density) {
+// physical area whatever scale the OBJ texture coordinates use. A density pattern is sampled at
+// the triangle's centroid in (u, v): a seam is resolved to the triangles, as on the cloth itself.
+std::vector<double> lumped_masses(const RestMesh& mesh, const SpringMaterial& material) {
   std::vector<double> mass(mesh.positions.size(), 0.0);
   for (const auto& tri : mesh.triangles) {
     const Vec3 e1 = mesh.positions[tri[1]] - mesh.positions[tri[0]];
     const Vec3 e2 = mesh.positions[tri[2]] - mesh.positions[tri[0]];
+    const Vec2 centroid = (mesh.uv[tri[0]] + mesh.uv[tri[1]] + mesh.uv[tri[2]]) / 3.0;
+    const double density = material.density * density_factor(material.density_pattern, centroid);
     const double third = density * 0.5 * e1.cross(e2).norm() / 3.0;
     for (int k : tri) mass[k] += third;
   }
@@ -108,6 +112,11 @@ void validate_material(const SpringMaterial& m) {
   check(m.area_stiffness, "area_stiffness", 0.0, 1e8, "N/m");
   check(m.diagonal_ratio, "diagonal_ratio", 0.0, 10.0, "");
   check(m.buckling, "buckling", 0.0, 1.0, "m^2");
+  const DensityPattern& p = m.density_pattern;
+  check(p.period, "density_pattern.period", 1e-4, 100.0, "m");
+  check(p.width, "density_pattern.width", 0.0, p.period, "m");
+  check(p.factor, "density_pattern.factor", 0.01, 100.0, "");
+  if (p.axis != 0 && p.axis != 1) throw InputError("material.density_pattern.axis must be u or v");
 }
 
 double ClothModel::total_mass() const {
@@ -142,7 +151,7 @@ ClothModel build_model(RestMesh mesh, const SpringMaterial& material, ModelType 
 void set_material(ClothModel& model, const SpringMaterial& material) {
   validate_material(material);
   model.material = material;
-  model.mass = lumped_masses(model.mesh, material.density);
+  model.mass = lumped_masses(model.mesh, material);
   apply_spring_material(model.springs, material);
   // The sec. 4.3 anisotropic weights live in the bend elements: rebuild them (cheap).
   if (model.type == ModelType::BaraffWitkin || model.type == ModelType::EdgeArea) {

@@ -154,6 +154,26 @@ RestMesh parse_mesh(const json& node, const std::string& source_dir, std::vector
 
 // A preset names a fabric of material_presets(), or for the Breen model one of its Kawabata-fitted
 // fabrics (breen_preset).
+DensityPattern parse_density_pattern(const json& node, std::vector<std::string>& warnings) {
+  Fields f(node, "cloth.material.density_pattern", warnings);
+  DensityPattern p;
+  const std::string type = f.string("type", "stripes");
+  if (type == "stripes") {
+    p.kind = DensityPattern::Kind::Stripes;
+  } else if (type == "checker") {
+    p.kind = DensityPattern::Kind::Checker;
+  } else {
+    throw InputError("cloth.material.density_pattern.type must be stripes or checker, got '" + type + "'");
+  }
+  const std::string axis = f.string("axis", "u");
+  if (axis != "u" && axis != "v") throw InputError("cloth.material.density_pattern.axis must be u or v");
+  p.axis = axis == "u" ? 0 : 1;
+  p.period = f.number("period", p.period, 1e-4, 100, "m");
+  p.width = f.number("width", std::min(p.width, p.period), 0, p.period, "m");
+  p.factor = f.number("factor", p.factor, 0.01, 100, "");
+  return p;
+}
+
 SpringMaterial parse_material(const json& node, ModelType model, std::vector<std::string>& warnings) {
   Fields f(node, "cloth.material", warnings);
   SpringMaterial m;
@@ -179,6 +199,7 @@ SpringMaterial parse_material(const json& node, ModelType model, std::vector<std
   m.rest_stretch_v = b.y();
   m.bend_k_u = k.x();
   m.bend_k_v = k.y();
+  if (f.has("density_pattern")) m.density_pattern = parse_density_pattern(f.at("density_pattern"), warnings);
   return m;
 }
 

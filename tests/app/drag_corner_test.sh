@@ -17,6 +17,7 @@ app_test_begin drag "tear compare" "$@"
 here="$root/tests/app"
 require_tools Xvfb xdotool python3
 mode_args=()
+scene="$here/drag_scene.json"
 # The stats of the pane the drag is made in, and of the panes that must settle first.
 pane='doc'
 all_panes='[doc]'
@@ -24,7 +25,7 @@ columns=1
 case "$mode" in
   tear) mode_args=(--set cloth.tearing.threshold=0.08) ;;
   compare)
-    mode_args=(--compare solver.integrator=verlet,implicit --set "camera.target=[0,0.4,0]" --set camera.distance=3.2)
+    scene="$here/drag_compare_scene.json"
     pane='doc["panes"][1]'
     all_panes='doc["panes"]'
     columns=2
@@ -40,7 +41,7 @@ fail() {
 start_private_xvfb
 echo "drag_corner_test: Xvfb on $DISPLAY"
 
-"$bin" --scene "$here/drag_scene.json" "${mode_args[@]}" --window 1024x768 --stats "$tmp/stats.json" \
+"$bin" --scene "$scene" "${mode_args[@]}" --window 1024x768 --stats "$tmp/stats.json" \
   --screenshot "$tmp/shot.png" >"$tmp/app.log" 2>&1 &
 app_pid=$!
 

@@ -106,7 +106,9 @@ TEST(ModifiedPcg, ConstrainedComponentsEqualZAfterAnyNumberOfIterations) {
     EXPECT_TRUE(r.iterations == iterations || (r.converged && r.iterations < iterations));
     EXPECT_LT(worst_constraint_violation(s, dv), 1e-14) << iterations << " iterations";
     for (int i = 0; i < 60; ++i) {
-      if (s.c.S[i].isZero(0)) EXPECT_EQ(dv[i], s.c.z[i]) << "fully constrained: bit for bit";
+      if (s.c.S[i].isZero(0)) {
+        EXPECT_EQ(dv[i], s.c.z[i]) << "fully constrained: bit for bit";
+      }
     }
   }
 }
@@ -174,8 +176,11 @@ int checked_pcg_iterations(const RandomSystem& s, Preconditioner p, const std::v
   EXPECT_FALSE(r.preconditioner_fallback);
   EXPECT_LT((as_flat(dv) - as_flat(direct)).norm(), 1e-5 * as_flat(direct).norm());
   EXPECT_LT(worst_constraint_violation(s, dv), 1e-14);
-  for (int i = 0; i < int(dv.size()); ++i)
-    if (s.c.S[size_t(i)].isZero(0)) EXPECT_EQ(dv[size_t(i)], s.c.z[size_t(i)]) << "fixed vertex " << i << ": bit for bit";
+  for (int i = 0; i < int(dv.size()); ++i) {
+    if (s.c.S[size_t(i)].isZero(0)) {
+      EXPECT_EQ(dv[size_t(i)], s.c.z[size_t(i)]) << "fixed vertex " << i << ": bit for bit";
+    }
+  }
   return r.iterations;
 }
 

@@ -9,6 +9,17 @@
 // mapping only: bend springs resist bending at second order; see docs/physics.md).
 namespace cloth {
 
+/// Seed 004, test case 3: "a density pattern across the patch (seams, pleats, weaves)". The areal
+/// density is SpringMaterial::density times `factor` on the pattern's heavy part, measured in the
+/// rest material coordinates (u, v) (density_pattern.hpp).
+struct DensityPattern {
+  enum class Kind { None, Stripes, Checker } kind = Kind::None;
+  int axis = 0;          ///< stripes: 0 = bands across u (seams running along v), 1 = across v
+  double period = 0.1;   ///< pattern repeat, m
+  double width = 0.02;   ///< stripes: heavy band per period, m (a checker is half heavy)
+  double factor = 3.0;   ///< density multiplier on the heavy part (dimensionless)
+};
+
 struct SpringMaterial {
   double density = 0.15;           ///< areal density, kg/m^2
   double stretch = 1000.0;         ///< structural spring modulus, N/m
@@ -28,6 +39,7 @@ struct SpringMaterial {
   // Feynman model only (seed 000 section 5): stretch is the thread Young's modulus Y, N/m.
   double diagonal_ratio = 0.5;     ///< r, diagonal / axial spring constant (0.5: isotropic, nu = 1/3)
   double buckling = 1e-6;          ///< b of the buckling springs (sec. 5.5), m^2
+  DensityPattern density_pattern;  ///< heavier seams / weaves (none by default)
 };
 
 }  // namespace cloth
