@@ -21,10 +21,11 @@ namespace {
 constexpr int kSteps = 3;
 // Vertex-substep-iterations per step (its blow-up retries included) above which stepping is
 // skipped: the fuzzer is after crashes and NaNs, which small scenes reach as well as big ones, at
-// thousands of runs a second. An instrumented substep costs ~70 us per vertex with the edge-area
-// model and ~600 us with Baraff-Witkin bending (its 12 x 12 Jacobian blocks are instrumented
-// loops): 14,500 of those took 9 s (tests/fuzz/corpus/scene/bw_verlet_timeout.json).
-constexpr double kMaxWorkPerStep = 5e3;
+// thousands of runs a second. An instrumented substep costs up to ~350 us per vertex with the
+// edge-area model (tests/fuzz/corpus/scene/edge_area_verlet_timeout.json: 4,300 took 5 s on a
+// loaded machine) and ~600 us with Baraff-Witkin bending (its 12 x 12 Jacobian blocks are
+// instrumented loops: 14,500 took 9 s, tests/fuzz/corpus/scene/bw_verlet_timeout.json).
+constexpr double kMaxWorkPerStep = 2e3;
 
 double work_per_step(const cloth::Simulation& sim) {
   const cloth::SolverSettings& s = sim.solver();
