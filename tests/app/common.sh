@@ -8,6 +8,8 @@
 #                                   always with KEEP_TMP=1)
 #   require_tools TOOL...           fails naming the first tool that is not installed
 #   start_private_xvfb              an X server of the test's own (below)
+#   quit_app_with_escape            presses Escape as a user would and fails unless the app (app_pid)
+#                                   exits with status 0 within 60 s
 #   json_field FILE EXPR            prints a python expression on `doc`, the JSON in FILE, or
 #                                   nothing while the file is missing or half-written
 #
@@ -74,4 +76,19 @@ try:
 except Exception:
     pass
 PY
+}
+
+quit_app_with_escape() {
+  xdotool key Escape
+  for _ in $(seq 120); do
+    kill -0 "$app_pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  if kill -0 "$app_pid" 2>/dev/null; then fail "clothsim did not quit within 60 s of Escape"; fi
+  set +e
+  wait "$app_pid"
+  app_rc=$?
+  set -e
+  app_pid=""
+  [ "$app_rc" -eq 0 ] || fail "clothsim exited with status $app_rc"
 }

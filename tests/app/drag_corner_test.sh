@@ -88,18 +88,7 @@ echo "drag_corner_test: dragged to ($tx, $ty) and released"
 
 # Quit as a user would (Escape); the app writes the stats and the screenshot on its way out.
 sleep 0.5
-xdotool key Escape
-for _ in $(seq 120); do
-  kill -0 "$app_pid" 2>/dev/null || break
-  sleep 0.5
-done
-if kill -0 "$app_pid" 2>/dev/null; then fail "clothsim did not quit within 60 s of Escape"; fi
-set +e
-wait "$app_pid"
-app_rc=$?
-set -e
-app_pid=""
-[ "$app_rc" -eq 0 ] || fail "clothsim exited with status $app_rc"
+quit_app_with_escape
 
 python3 - "$tmp/stats.json" <<'PY' || fail "grab check failed"
 import json, math, sys

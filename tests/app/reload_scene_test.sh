@@ -54,16 +54,5 @@ xdotool key l
 wait_for 'doc["vertices"] == 100 and doc["integrator"] == "implicit" and doc["app"]["scene_error"] == ""' "the edited scene running"
 echo "reload_scene_test: fixed file -> $(stat 'doc["app"]["message"]')"
 
-xdotool key Escape
-for _ in $(seq 120); do
-  kill -0 "$app_pid" 2>/dev/null || break
-  sleep 0.5
-done
-if kill -0 "$app_pid" 2>/dev/null; then fail "clothsim did not quit within 60 s of Escape"; fi
-set +e
-wait "$app_pid"
-app_rc=$?
-set -e
-app_pid=""
-[ "$app_rc" -eq 0 ] || fail "clothsim exited with status $app_rc"
+quit_app_with_escape
 echo "PASS: reload_scene_test"
