@@ -6,18 +6,25 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
 #include "app_stats.hpp"
 #include "cloth/error.hpp"
 #include "cloth/export.hpp"
+#include "cloth/scene_writer.hpp"
+#include "gl_errors.hpp"
 #include "paths.hpp"
 #include "pixels.hpp"
 #include "shutdown_signal.hpp"
 
 namespace app {
 namespace {
+
+double ms_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
 
 App& self(GLFWwindow* w) {
   return *static_cast<App*>(glfwGetWindowUserPointer(w));
@@ -39,7 +46,19 @@ App::App(const Options& options, const std::vector<PaneScene>& scenes)
                                           "clothsim - " + scene_.name, true, 4})),
       panes_(make_panes(scenes)) {
   glfwSwapInterval(1);
+  const std::string config = config_dir();
+  if (!config.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(config, ec);  // ImGui writes imgui.ini there itself
+    settings_path_ = config + "/settings.json";
+    std::string warning;
+    saved_ = load_settings(settings_path_, warning);
+    if (!warning.empty()) report(warning);
+  }
+  ui_state_.view = options_.view.value_or(saved_.view);
+  ui_state_.show_plots = saved_.show_plots;
   reset_camera();
+  restore_saved_camera();
   for (const Pane& p : panes_) renderers_.push_back(std::make_unique<Renderer>(options_.shader_dir, *p.sim));
 
   // Our callbacks first: the ImGui backend, installed next, chains to them.
@@ -54,7 +73,7 @@ App::App(const Options& options, const std::vector<PaneScene>& scenes)
                            [](GLFWwindow* w, double x, double y) { self(w).on_cursor(x, y); });
   glfwSetScrollCallback(window_.get(),
                         [](GLFWwindow* w, double, double dy) { self(w).on_scroll(dy); });
-  ui_ = std::make_unique<Ui>(window_.get());
+  ui_ = std::make_unique<Ui>(window_.get(), config.empty() ? "" : config + "/imgui.ini");
   ui_stats_.scene_path = options_.scene_path;
 
   if (!options_.record_path.empty()) {
@@ -72,6 +91,23 @@ void App::reset_camera() {
               float(c.distance), float(c.yaw_deg), float(c.pitch_deg));
 }
 
+void App::restore_saved_camera() {
+  if (const auto it = saved_.cameras.find(scene_key(options_.scene_path)); it != saved_.cameras.end())
+    it->second.apply_to(camera_);
+}
+
+void App::persist_settings() {
+  if (settings_path_.empty()) return;
+  saved_.view = ui_state_.view;
+  saved_.show_plots = ui_state_.show_plots;
+  saved_.cameras[scene_key(options_.scene_path)] = CameraPose::of(camera_);
+  try {
+    save_settings(settings_path_, saved_);
+  } catch (const std::exception& e) {
+    std::cerr << "clothsim: warning: " << e.what() << "\n";
+  }
+}
+
 WindowExtent App::window_extent() const {
   WindowExtent e;
   glfwGetWindowSize(window_.get(), &e.width, &e.height);
@@ -80,15 +116,30 @@ WindowExtent App::window_extent() const {
   return e;
 }
 
+double App::panel_inset() const {
+  return panes_.size() > 1 && ui_ ? ui_->panel_right_edge() : 0.0;
+}
+
 std::vector<PaneRect> App::window_pane_rects() const {
   const WindowExtent e = window_extent();
-  return pane_rects(int(panes_.size()), e.width, e.height);
+  return pane_rects(int(panes_.size()), e.width, e.height, panel_inset());
+}
+
+std::vector<PaneRect> App::framebuffer_pane_rects(int fb_w, int fb_h) const {
+  const double scale = double(fb_w) / window_extent().width;  // HiDPI: framebuffer px per window px
+  return pane_rects(int(panes_.size()), fb_w, fb_h, panel_inset() * scale);
 }
 
 void App::activate(int k) {
   if (k == active_) return;
   active_ = k;
   ui_stats_.history.clear();  // the plots show one pane's steps
+}
+
+double App::sim_ms_all_panes() const {
+  double ms = 0;
+  for (const Pane& p : panes_) ms += p.sim_ms;
+  return ms;
 }
 
 std::vector<PaneSummary> App::pane_summaries() const {
@@ -107,7 +158,7 @@ void App::report(const std::string& message) {
   ui_stats_.message = message;
 }
 
-void App::on_key(int key, int action, int /*mods*/) {
+void App::on_key(int key, int action, int mods) {
   if (action != GLFW_PRESS) return;
   if (ui_ && ui_->wants_keyboard()) return;  // typing into a panel field
   switch (key) {
@@ -137,6 +188,9 @@ void App::on_key(int key, int action, int /*mods*/) {
       break;
     case GLFW_KEY_L:
       apply(UiActions{.load_scene = options_.scene_path});
+      break;
+    case GLFW_KEY_S:
+      if (mods & GLFW_MOD_CONTROL) save_scene(ui_->save_path());
       break;
     case GLFW_KEY_F1:
       ui_state_.show_help = !ui_state_.show_help;
@@ -181,7 +235,7 @@ void App::advance(double real_dt) {
   for (size_t k = 0; k < panes_.size(); ++k) {
     Pane& p = panes_[k];
     const double dt = p.sim->solver().dt;
-    p.accumulator = ui_state_.paused ? 0.0 : p.accumulator + real_dt;
+    p.accumulator = ui_state_.paused ? 0.0 : p.accumulator + real_dt * ui_state_.time_scale;
     int owed = int(std::floor(p.accumulator / dt));
     p.accumulator -= owed * dt;
     if (owed > kMaxStepsPerFrame) {
@@ -217,7 +271,10 @@ void App::apply(const UiActions& actions) {
   }
   if (actions.step) step_requested_ = true;
   if (actions.reset_camera) reset_camera();
+  if (actions.camera_preset) camera_.look_from(*actions.camera_preset);
   if (!actions.load_scene.empty()) load_scene_file(actions.load_scene);
+  if (!actions.save_scene.empty()) save_scene(actions.save_scene);
+  if (actions.rebuild_resolution > 0) rebuild_at_resolution(actions.rebuild_resolution);
   if (actions.activate_pane >= 0 && actions.activate_pane < int(panes_.size())) activate(actions.activate_pane);
   if (actions.screenshot) screenshot_requested_ = true;
   if (actions.toggle_recording) recording_toggle_requested_ = true;
@@ -242,20 +299,60 @@ void App::load_scene_file(const std::string& path) {
     report("cannot load scene " + path + ": " + e.what() + " (kept the previous scene)");
     return;
   }
-  mouse_.cancel(*panes_[size_t(mouse_pane_)].sim);
-  panes_ = std::move(panes);
-  renderers_ = std::move(renderers);
+  persist_settings();  // the camera of the scene being left
+  install_panes(std::move(panes), std::move(renderers));
   scene_ = std::move(first);
   options_ = std::move(options);
-  active_ = mouse_pane_ = 0;
-  ui_stats_.history.clear();
+  active_ = 0;
   ui_stats_.scene_error.clear();
   ui_stats_.scene_path = path;
   reset_camera();
+  restore_saved_camera();
   glfwSetWindowTitle(window_.get(), ("clothsim - " + scene_.name).c_str());
   for (const std::string& w : warnings) std::cerr << "clothsim: warning: " << w << "\n";
   report("loaded scene " + path + (warnings.empty() ? "" : " (" + std::to_string(warnings.size()) +
                                                              " warnings: " + warnings.front() + ")"));
+}
+
+void App::install_panes(std::vector<Pane> panes, std::vector<std::unique_ptr<Renderer>> renderers) {
+  mouse_.cancel(*panes_[size_t(mouse_pane_)].sim);
+  panes_ = std::move(panes);
+  renderers_ = std::move(renderers);
+  active_ = std::min(active_, int(panes_.size()) - 1);
+  mouse_pane_ = 0;
+  ui_stats_.history.clear();
+}
+
+cloth::CameraSpec App::camera_spec() const {
+  const glm::vec3 t = camera_.target();
+  return cloth::CameraSpec{cloth::Vec3(t.x, t.y, t.z), camera_.distance(), camera_.yaw_deg(), camera_.pitch_deg()};
+}
+
+void App::rebuild_at_resolution(int nx) {
+  std::vector<std::string> warnings;
+  std::vector<Pane> panes;
+  std::vector<std::unique_ptr<Renderer>> renderers;
+  try {
+    panes = make_panes(scenes_at_resolution(panes_, nx, camera_spec(), warnings));
+    for (const Pane& p : panes) renderers.push_back(std::make_unique<Renderer>(options_.shader_dir, *p.sim));
+  } catch (const cloth::InputError& e) {
+    report(std::string("cannot rebuild the cloth: ") + e.what());
+    return;
+  }
+  install_panes(std::move(panes), std::move(renderers));
+  const cloth::RestMesh& mesh = panes_.front().sim->intact_mesh();
+  report("rebuilt the cloth at " + std::to_string(mesh.grid_nx) + " x " + std::to_string(mesh.grid_ny) + " vertices");
+}
+
+void App::save_scene(const std::string& path) {
+  const Pane& pane = panes_[size_t(active_)];
+  try {
+    if (path.rfind("out/", 0) == 0) ensure_parent_dir(path);  // the proposed default folder
+    cloth::write_scene_file(path, cloth::scene_document(pane.document, pane.source_dir, *pane.sim, camera_spec()));
+    report("saved scene " + path);
+  } catch (const std::exception& e) {
+    report(std::string("cannot save the scene: ") + e.what());
+  }
 }
 
 void App::toggle_recording() {
@@ -324,6 +421,15 @@ void App::write_stats() {
   snap.pane = rects.front();
   doc["app"] = make_app_stats(*panes_.front().sim, camera_, snap, mouse_.grab_log());
   doc["app"]["active_pane"] = active_;
+  doc["app"]["view"] = {{"wireframe", ui_state_.view.wireframe},
+                        {"strain_heat_map", ui_state_.view.strain_heat_map},
+                        {"velocity_arrows", ui_state_.view.velocity_arrows},
+                        {"force_arrows", ui_state_.view.force_arrows},
+                        {"wind_arrows", ui_state_.view.wind_arrows}};
+  doc["app"]["frame_timing"] = frame_timing_.to_json();
+  doc["app"]["pane_left"] = rects.front().left;  // right of a docked panel when side by side
+  const PaneRect& panel = ui_->panel_rect();
+  doc["app"]["panel"] = {panel.left, panel.top, panel.width, panel.height};
   if (panes_.size() > 1) {
     for (size_t k = 0; k < panes_.size(); ++k) {
       snap.pane = rects[k];
@@ -355,15 +461,20 @@ int App::run() {
     ui_stats_.recording = recorder_.active();
     ui_stats_.recording_path = recorder_.path();
     ui_stats_.recorded_frames = recorder_.frames();
+    const auto draw_start = std::chrono::steady_clock::now();
     ui_->begin_frame();
     apply(ui_->build(active_sim(), ui_state_, ui_stats_, pane_summaries()));
 
     int fb_w = 0, fb_h = 0;
+    double draw_ms = 0;
     glfwGetFramebufferSize(window_.get(), &fb_w, &fb_h);
     if (fb_w > 0 && fb_h > 0) {  // 0 x 0 while minimised
       glBindFramebuffer(GL_FRAMEBUFFER, 0);
-      draw_panes(renderers_, panes_, camera_, fb_w, fb_h, ui_state_.view);
+      draw_panes(renderers_, panes_, framebuffer_pane_rects(fb_w, fb_h), camera_, fb_w, fb_h, ui_state_.view);
       ui_->render();
+      draw_ms = ms_since(draw_start);
+      if (const std::string error = take_gl_errors("drawing a frame"); !error.empty() && error != ui_stats_.message)
+        report(error);
       ++displayed_frames_;
       capture_video_frame(fb_w, fb_h);
       if (screenshot_requested_) {
@@ -381,7 +492,9 @@ int App::run() {
       recording_toggle_requested_ = false;
       toggle_recording();
     }
+    const auto swap_start = std::chrono::steady_clock::now();
     glfwSwapBuffers(window_.get());
+    frame_timing_.add(displayed_frames_, sim_ms_all_panes(), draw_ms + ms_since(swap_start), real_dt * 1e3);
 
     if (displayed_frames_ == 1 || now - last_stats >= kStatsPeriod || last_frame) {
       try {
@@ -399,6 +512,7 @@ int App::run() {
     if (remaining > 0) std::this_thread::sleep_for(std::chrono::duration<double>(remaining));
   }
 
+  persist_settings();
   if (recorder_.active()) {
     const RecordingSummary r = recorder_.finish();  // throws -> main prints the error, exit 2
     char line[512];

@@ -7,12 +7,14 @@
 #include <string>
 
 #include "camera.hpp"
+#include "frame_timing.hpp"
 #include "cloth/run_stats.hpp"
 #include "cloth/scene.hpp"
 #include "gl_context.hpp"
 #include "mouse_controller.hpp"
 #include "options.hpp"
 #include "recorder.hpp"
+#include "settings_store.hpp"
 #include "renderer.hpp"
 #include "pane.hpp"
 #include "pane_layout.hpp"
@@ -51,15 +53,33 @@ class App {
   /// Makes pane k the one the panels edit.
   void activate(int k);
   cloth::Simulation& active_sim() { return *panes_[size_t(active_)].sim; }
+  /// Wall time of every pane's steps in the last displayed frame, ms.
+  double sim_ms_all_panes() const;
   /// What the panel shows of each pane (empty for a single cloth).
   std::vector<PaneSummary> pane_summaries() const;
-  /// The panes' rectangles in window coordinates.
+  /// The panes' rectangles in window coordinates (to the right of a docked panel when there
+  /// are several).
   std::vector<PaneRect> window_pane_rects() const;
+  /// The same in framebuffer pixels.
+  std::vector<PaneRect> framebuffer_pane_rects(int fb_w, int fb_h) const;
+  double panel_inset() const;  ///< window px left to the control panel
   void apply(const UiActions& actions);
   /// Replaces the running scene by the file at `path` (its panes, camera, title); a file that
   /// does not load keeps the current scene and shows why.
   void load_scene_file(const std::string& path);
   void reset_camera();
+  /// Writes the active pane's scene as it runs now to `path` (scene_writer.hpp); reports either way.
+  void save_scene(const std::string& path);
+  /// Rebuilds every pane's cloth with `nx` vertices across, live settings kept (scenes_at_resolution).
+  void rebuild_at_resolution(int nx);
+  /// Puts new panes in place of the running ones; the mouse lets go of the old cloth.
+  void install_panes(std::vector<Pane> panes, std::vector<std::unique_ptr<Renderer>> renderers);
+  /// The current view as a scene file's camera.
+  cloth::CameraSpec camera_spec() const;
+  /// The camera this scene file was last left with, if the settings remember one.
+  void restore_saved_camera();
+  /// Writes the view and the current scene's camera to the settings file (if there is one).
+  void persist_settings();
   void toggle_recording();
   /// Reads the back buffer (before the swap) for the recording / a screenshot.
   void capture_video_frame(int fb_w, int fb_h);
@@ -81,6 +101,8 @@ class App {
   Recorder recorder_;
   MouseController mouse_;
   UiState ui_state_;
+  std::string settings_path_;  ///< config_dir()/settings.json ("" = nothing persisted)
+  SavedSettings saved_;
   UiStats ui_stats_;
 
   double last_drop_time_ = -1e9;  ///< glfwGetTime() when steps were last dropped, s
@@ -88,6 +110,7 @@ class App {
   bool screenshot_requested_ = false;
   bool recording_toggle_requested_ = false;
   int displayed_frames_ = 0;
+  FrameTiming frame_timing_;  ///< simulation vs drawing per displayed frame (--stats, bench/)
 };
 
 }  // namespace app

@@ -26,6 +26,10 @@ nlohmann::json make_app_stats(const cloth::Simulation& sim, const OrbitCamera& c
   j["scene_path"] = s.scene_path;
   j["scene_error"] = s.scene_error;
   j["message"] = s.message;
+  j["camera"] = {{"target", {camera.target().x, camera.target().y, camera.target().z}},
+                 {"distance", camera.distance()},
+                 {"yaw_deg", camera.yaw_deg()},
+                 {"pitch_deg", camera.pitch_deg()}};
 
   const cloth::RestMesh& mesh = sim.intact_mesh();  // a torn cloth's corners keep their indices
   if (mesh.is_grid()) {

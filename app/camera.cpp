@@ -28,6 +28,14 @@ void OrbitCamera::pan(float dx_px, float dy_px, float window_height) {
   target_ += (-dx_px * right + dy_px * up) * m_per_px;
 }
 
+void OrbitCamera::look_from(CameraPreset preset) {
+  switch (preset) {
+    case CameraPreset::Front: set(target_, distance_, 0.0f, 10.0f); break;
+    case CameraPreset::Side: set(target_, distance_, 90.0f, 10.0f); break;
+    case CameraPreset::Top: set(target_, distance_, 0.0f, 89.0f); break;
+  }
+}
+
 void OrbitCamera::zoom(float steps) {
   distance_ = std::clamp(distance_ * std::pow(0.9f, steps), 0.05f, 200.0f);
 }
@@ -49,8 +57,14 @@ glm::mat4 OrbitCamera::view() const {
   return glm::lookAt(eye(), target_, glm::vec3(0, 1, 0));
 }
 
+float OrbitCamera::fov_y_deg(float aspect) {
+  const float a = std::max(aspect, 1e-3f);
+  const float needed = 2.0f * glm::degrees(std::atan(std::tan(glm::radians(kMinFovXDeg) * 0.5f) / a));
+  return std::clamp(needed, kFovYDeg, 150.0f);
+}
+
 glm::mat4 OrbitCamera::projection(float aspect) const {
-  return glm::perspective(glm::radians(kFovYDeg), std::max(aspect, 1e-3f), kNear, kFar);
+  return glm::perspective(glm::radians(fov_y_deg(aspect)), std::max(aspect, 1e-3f), kNear, kFar);
 }
 
 Ray OrbitCamera::ray_through(double x, double y, int w, int h) const {

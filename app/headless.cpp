@@ -5,12 +5,14 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 
 #include "camera.hpp"
 #include "cloth/export.hpp"
 #include "cloth/static_drape.hpp"
 #include "cloth/weil_drape.hpp"
 #include "gl_context.hpp"
+#include "gl_errors.hpp"
 #include "imgui_session.hpp"
 #include "offscreen.hpp"
 #include "pane_overlay.hpp"
@@ -35,10 +37,13 @@ struct OffscreenView {
   std::vector<std::unique_ptr<Renderer>> renderers;  ///< one per pane
   std::unique_ptr<OffscreenTarget> target;
   std::unique_ptr<ImGuiSession> labels;  ///< side by side: the panes' labels, as in the app
+  ViewOptions view_options;              ///< --view (headless never reads the saved view)
 
   OffscreenView(const Options& o, const cloth::Scene& scene, const std::vector<Pane>& panes, int w,
                 int h)
-      : glfw(), window(create_gl_window(WindowSpec{w, h, "clothsim (offscreen)", false, 0})) {
+      : glfw(),
+        window(create_gl_window(WindowSpec{w, h, "clothsim (offscreen)", false, 0})),
+        view_options(o.view.value_or(ViewOptions{})) {
     const auto& c = scene.camera;
     camera.set(glm::vec3(float(c.target.x()), float(c.target.y()), float(c.target.z())),
                float(c.distance), float(c.yaw_deg), float(c.pitch_deg));
@@ -49,9 +54,9 @@ struct OffscreenView {
 
   std::vector<std::uint8_t> render(const std::vector<Pane>& panes) {
     target->bind();
-    draw_panes(renderers, panes, camera, target->width(), target->height(), ViewOptions{});
+    const std::vector<PaneRect> rects = pane_rects(int(panes.size()), target->width(), target->height());
+    draw_panes(renderers, panes, rects, camera, target->width(), target->height(), view_options);
     if (labels) {
-      const std::vector<PaneRect> rects = pane_rects(int(panes.size()), target->width(), target->height());
       std::vector<PaneSummary> summaries;
       for (size_t k = 0; k < panes.size(); ++k) {
         summaries.push_back(PaneSummary{panes[k].label, rects[k], panes[k].sim.get(), panes[k].sim_ms, false});
@@ -60,6 +65,8 @@ struct OffscreenView {
       draw_pane_labels(summaries);
       labels->render();
     }
+    if (const std::string error = take_gl_errors("drawing a frame"); !error.empty())
+      throw std::runtime_error(error);
     return target->read_rgb();
   }
 };

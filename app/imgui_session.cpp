@@ -6,12 +6,12 @@
 
 namespace app {
 
-ImGuiSession::ImGuiSession(GLFWwindow* window, bool install_callbacks) {
+ImGuiSession::ImGuiSession(GLFWwindow* window, bool install_callbacks, const std::string& ini_path)
+    : ini_path_(ini_path) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename =
-      nullptr;  // no imgui.ini: the layout is the same on every start (tests rely on it)
+  io.IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
   ImGui::StyleColorsDark();
   ImGui::GetStyle().WindowRounding = 4.0f;
   ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 0.92f;

@@ -1,6 +1,8 @@
 #pragma once
 // Dear ImGui set up on one GLFW window with the OpenGL 3 backend: the app's panel (ui.hpp) and
 // the labels of headless side-by-side videos (headless.cpp) share it.
+#include <string>
+
 #include "gl.hpp"
 
 namespace app {
@@ -8,8 +10,9 @@ namespace app {
 class ImGuiSession {
  public:
   /// install_callbacks: the backend takes mouse and keyboard input (chaining to callbacks
-  /// installed before); false for an offscreen window that draws only.
-  ImGuiSession(GLFWwindow* window, bool install_callbacks);
+  /// installed before); false for an offscreen window that draws only. `ini_path`: where ImGui
+  /// keeps its window places and sizes between runs ("" = nowhere: the same layout every time).
+  ImGuiSession(GLFWwindow* window, bool install_callbacks, const std::string& ini_path = "");
   ~ImGuiSession();
   ImGuiSession(const ImGuiSession&) = delete;
   ImGuiSession& operator=(const ImGuiSession&) = delete;
@@ -17,6 +20,9 @@ class ImGuiSession {
   void begin_frame();
   /// Draws this frame's UI into the bound framebuffer.
   void render();
+
+ private:
+  std::string ini_path_;  ///< ImGui keeps a pointer to it
 };
 
 }  // namespace app

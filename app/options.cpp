@@ -45,6 +45,7 @@ ParseResult parse_command_line(int argc, char** argv) {
   std::string integrator;
   std::string window_text;
   std::string test_case;
+  std::string view_list;
   cli.add_option("--scene", o.scene_path, "Scene JSON file")->capture_default_str();
   cli.add_option("--case", test_case,
                  "Seed 004's test case: 1 (horizontal patch, two adjacent corners pinned), "
@@ -80,6 +81,9 @@ ParseResult parse_command_line(int argc, char** argv) {
   cli.add_option("--quit-after-frames", o.quit_after_frames,
                  "Interactive: quit after N displayed frames (for tests)")
       ->check(CLI::NonNegativeNumber);
+  cli.add_option("--view", view_list,
+                 "Render modes and overlays, comma-separated: wireframe, heat-map, velocity, force, "
+                 "wind, contacts, no-pins, no-ground, no-shadow");
   cli.add_option("--shader-dir", o.shader_dir, "Directory of the GLSL shaders")
       ->capture_default_str();
 
@@ -99,6 +103,7 @@ ParseResult parse_command_line(int argc, char** argv) {
     if (cli.count("--scene") > 0) throw cloth::InputError("--case and --scene both name a scene: give one");
     o.scene_path = case_scene_path(test_case);
   }
+  if (cli.count("--view") > 0) o.view = parse_view_list(view_list);
   if (!integrator.empty()) o.overrides.push_back("solver.integrator=" + integrator);
   return result;
 }

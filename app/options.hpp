@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "view_options.hpp"
+
 namespace app {
 
 struct WindowSize {
@@ -27,6 +29,7 @@ struct Options {
   std::optional<WindowSize> window;    ///< --window WxH (absent: mode's default size)
   int quit_after_frames = 0;           ///< --quit-after-frames N (0 = run until closed)
   std::string shader_dir;              ///< --shader-dir (default: baked-in source dir)
+  std::optional<ViewOptions> view;     ///< --view LIST (absent: the saved view, else the defaults)
 };
 
 /// Parses "WxH" (e.g. "1024x768"); nullopt if malformed or outside 16..16384 px.

@@ -14,11 +14,15 @@ namespace app {
 struct PaneScene {
   std::string label;  ///< "" when the scene runs alone
   cloth::Scene scene;
+  nlohmann::json document;  ///< the file with the overrides and the pane's own applied (for saving)
+  std::string source_dir;   ///< where the file's relative paths resolve from
 };
 
 struct Pane {
   std::string label;
   std::unique_ptr<cloth::Simulation> sim;
+  nlohmann::json document;  ///< PaneScene::document
+  std::string source_dir;
   cloth::RunStats run_stats;
   double accumulator = 0;  ///< real time not yet simulated, s (each pane has its own dt)
   double sim_ms = 0;       ///< wall time of its steps in the last displayed frame, ms
@@ -28,6 +32,15 @@ struct Pane {
 /// The scene of options.scene_path with options.overrides, alone or once per pane: --compare
 /// wins over the scene's own "compare". Appends load warnings; throws cloth::InputError.
 std::vector<PaneScene> scenes_to_run(const Options& options, std::vector<std::string>& warnings);
+
+/// The running panes as scenes again, with every live setting (scene_writer.hpp) and the grid
+/// resolution changed to `nx` vertices across (the other side keeps the aspect ratio): the
+/// panel's "rebuild" of a parameter that needs a new mesh. Pins given by vertex index are
+/// dropped (on another grid the index names another vertex); corner, row and column pins stay.
+/// Throws cloth::InputError for a mesh read from a file (it has no resolution).
+std::vector<PaneScene> scenes_at_resolution(const std::vector<Pane>& panes, int nx,
+                                            const cloth::CameraSpec& camera,
+                                            std::vector<std::string>& warnings);
 
 /// A pane per scene, its simulation built. Throws cloth::InputError.
 std::vector<Pane> make_panes(const std::vector<PaneScene>& scenes);

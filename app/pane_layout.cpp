@@ -5,7 +5,9 @@
 
 namespace app {
 
-std::vector<PaneRect> pane_rects(int count, double width, double height) {
+std::vector<PaneRect> pane_rects(int count, double width, double height, double left_inset) {
+  const double left = std::clamp(left_inset, 0.0, 0.5 * width);
+  width -= left;
   const int columns = count == 4 ? 2 : std::max(count, 1);
   const int rows = count == 4 ? 2 : 1;
   const double gap = count > 1 ? kPaneGap : 0.0;
@@ -14,7 +16,7 @@ std::vector<PaneRect> pane_rects(int count, double width, double height) {
   std::vector<PaneRect> rects;
   for (int k = 0; k < std::max(count, 1); ++k) {
     const int column = k % columns, row = k / columns;
-    rects.push_back(PaneRect{column * (w + gap), row * (h + gap), w, h});
+    rects.push_back(PaneRect{left + column * (w + gap), row * (h + gap), w, h});
   }
   return rects;
 }

@@ -22,8 +22,10 @@ struct Viewport {
 /// Gap between panes, px: the background shows through as a separator line.
 constexpr double kPaneGap = 2.0;
 
-/// The rectangles of `count` panes (1..4) in a `width` x `height` area.
-std::vector<PaneRect> pane_rects(int count, double width, double height);
+/// The rectangles of `count` panes (1..4) in a `width` x `height` area, the first `left_inset`
+/// of its width left out (the space of a docked control panel; at most half the width is given
+/// up, so panes never vanish in a small window).
+std::vector<PaneRect> pane_rects(int count, double width, double height, double left_inset = 0);
 
 /// The pane under (x, y), or -1 in a gap.
 int pane_at(const std::vector<PaneRect>& rects, double x, double y);

@@ -55,4 +55,9 @@ std::string timestamp() {
   return buf;
 }
 
+std::string default_save_path(const std::string& scene_path) {
+  const std::string stem = std::filesystem::path(scene_path).stem().string();
+  return "out/" + (stem.empty() ? std::string("scene") : stem) + "-saved.json";
+}
+
 }  // namespace app

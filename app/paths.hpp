@@ -21,6 +21,10 @@ void ensure_parent_dir(const std::string& path);
 /// so a typo in an output path fails at start-up, not after a long run.
 void check_output_path(const std::string& option, const std::string& path);
 
+/// Where "Save scene" proposes to write the running scene of `scene_path`:
+/// out/<its file name without .json>-saved.json.
+std::string default_save_path(const std::string& scene_path);
+
 /// Local time as YYYYMMDD-HHMMSS, for default recording / screenshot names.
 std::string timestamp();
 

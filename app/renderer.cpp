@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "collider_meshes.hpp"
+#include "contact_marks.hpp"
 #include "heat_map.hpp"
 #include "normals.hpp"
 
@@ -19,12 +20,30 @@ const glm::vec4 kWireColor(0.08f, 0.08f, 0.10f, 0.55f);
 const glm::vec3 kPinColor(1.00f, 0.85f, 0.10f);
 const glm::vec3 kGrabColor(0.10f, 0.95f, 0.30f);
 const glm::vec3 kGrabTargetColor(0.95f, 0.95f, 0.95f);
+const glm::vec3 kContactColor(0.10f, 0.85f, 0.95f);  // cyan: not used by the cloth or the arrows
 const glm::vec3 kBackground(0.63f, 0.69f, 0.76f);
 const glm::vec3 kPaneSeparator(0.12f, 0.13f, 0.15f);  // the gap between side-by-side panes
 // Key light direction (towards the light), world space: high, front-right.
 const glm::vec3 kLightDir = glm::normalize(glm::vec3(0.45f, 1.0f, 0.6f));
 constexpr float kGroundHalfExtent = 100.0f;  ///< m; the grid fades out long before this
 constexpr float kMarkerSizePx = 9.0f;
+const glm::vec4 kShadowColor(0.05f, 0.06f, 0.08f, 0.35f);
+constexpr float kShadowLift = 0.001f;  ///< m
+
+/// The map that flattens a point onto ground `g` along the directional light `towards_light`
+/// (x' = x - ((n.x - d) / (n.L)) L), lifted 1 mm off the plane so it wins the depth test against
+/// the ground; none when the light grazes or is under the plane.
+std::optional<glm::mat4> shadow_projection(const Renderer::Ground& g, const glm::vec3& towards_light) {
+  const glm::vec3 n = glm::normalize(g.normal);
+  const float nl = glm::dot(n, towards_light);
+  if (nl < 0.05f) return std::nullopt;
+  const float d = glm::dot(n, g.origin) + kShadowLift;
+  glm::mat4 m(1.0f);
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) m[c][r] -= towards_light[r] * n[c] / nl;
+  for (int r = 0; r < 3; ++r) m[3][r] = towards_light[r] * d / nl;
+  return m;
+}
 
 glm::vec3 to_glm(const cloth::Vec3& v) {
   return glm::vec3(float(v.x()), float(v.y()), float(v.z()));
@@ -39,7 +58,8 @@ void attrib_vec3(GLuint index, GLsizei stride, std::size_t offset) {
 }  // namespace
 
 Renderer::Renderer(const std::string& shader_dir, const cloth::Simulation& sim)
-    : lit_(shader_dir, "lit"), ground_(shader_dir, "ground"), points_(shader_dir, "points") {
+    : lit_(shader_dir, "lit"), ground_(shader_dir, "ground"), points_(shader_dir, "points"),
+      lines_(shader_dir, "lines") {
   upload_cloth_topology(sim);
 
   // The solids, uploaded once at their starting places.
@@ -77,6 +97,13 @@ Renderer::Renderer(const std::string& shader_dir, const cloth::Simulation& sim)
   glBindBuffer(GL_ARRAY_BUFFER, marker_vbo_.id());
   attrib_vec3(0, 2 * sizeof(glm::vec3), 0);
   attrib_vec3(1, 2 * sizeof(glm::vec3), sizeof(glm::vec3));
+
+  // Arrows: the same layout (ColoredPoint is position then colour).
+  static_assert(sizeof(ColoredPoint) == 2 * sizeof(glm::vec3));
+  glBindVertexArray(arrow_vao_.id());
+  glBindBuffer(GL_ARRAY_BUFFER, arrow_vbo_.id());
+  attrib_vec3(0, sizeof(ColoredPoint), 0);
+  attrib_vec3(1, sizeof(ColoredPoint), sizeof(glm::vec3));
 
   glBindVertexArray(0);
 }
@@ -132,10 +159,16 @@ void Renderer::upload_strain_colors(const cloth::Simulation& sim, float top) {
   glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(strain.size() * sizeof(glm::vec3)), scratch_positions_.data());
 }
 
-void Renderer::upload_markers(const cloth::Simulation& sim, bool show_pins) {
+void Renderer::upload_markers(const cloth::Simulation& sim, const ViewOptions& view) {
   std::vector<glm::vec3> data;  // pairs: position, colour
   const auto& x = sim.state().x;
-  if (show_pins) {
+  if (view.show_contacts) {  // first: a pin or the grab drawn later stays visible on top
+    for (int i : touching_vertices(sim)) {
+      data.push_back(to_glm(x[size_t(i)]));
+      data.push_back(kContactColor);
+    }
+  }
+  if (view.show_pins) {
     for (int i = 0; i < int(x.size()); ++i) {
       if (sim.is_pinned(i)) {
         data.push_back(to_glm(x[size_t(i)]));
@@ -154,6 +187,16 @@ void Renderer::upload_markers(const cloth::Simulation& sim, bool show_pins) {
   glBindBuffer(GL_ARRAY_BUFFER, marker_vbo_.id());
   glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(data.size() * sizeof(glm::vec3)), data.data(),
                GL_STREAM_DRAW);
+}
+
+void Renderer::upload_arrows(const cloth::Simulation& sim, const ViewOptions& view, const glm::vec3& eye) {
+  scratch_arrows_.clear();
+  build_arrows(sim, view, eye, scratch_arrows_);
+  arrow_point_count_ = GLsizei(scratch_arrows_.size());
+  if (arrow_point_count_ == 0) return;
+  glBindBuffer(GL_ARRAY_BUFFER, arrow_vbo_.id());
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(scratch_arrows_.size() * sizeof(ColoredPoint)),
+               scratch_arrows_.data(), GL_STREAM_DRAW);
 }
 
 void Renderer::draw_ground(const Ground& g, const glm::mat4& view_proj, const glm::vec3& eye) {
@@ -194,7 +237,7 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, con
                     const ViewOptions& view) {
   upload_cloth(sim);
   if (view.strain_heat_map) upload_strain_colors(sim, view.heat_map_top);
-  upload_markers(sim, view.show_pins);
+  upload_markers(sim, view);
 
   glViewport(vp.x, vp.y, vp.width, vp.height);
   glEnable(GL_SCISSOR_TEST);  // the clear stays inside this pane
@@ -216,15 +259,14 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, con
   const glm::vec3 eye = camera.eye();
 
   // Ground: every plane collider, or a floor at y = 0 when the scene has none.
+  std::vector<Ground> grounds;
+  for (const cloth::Collider& c : sim.colliders()) {
+    if (const auto* plane = std::get_if<cloth::PlaneShape>(&c.shape))
+      grounds.push_back(Ground{to_glm(plane->point + c.displacement(sim.time())), to_glm(plane->normal)});
+  }
+  if (grounds.empty()) grounds.push_back(Ground{});
   if (view.show_ground) {
-    bool any_plane = false;
-    for (const cloth::Collider& c : sim.colliders()) {
-      if (const auto* plane = std::get_if<cloth::PlaneShape>(&c.shape)) {
-        draw_ground(Ground{to_glm(plane->point), to_glm(plane->normal)}, view_proj, eye);
-        any_plane = true;
-      }
-    }
-    if (!any_plane) draw_ground(Ground{}, view_proj, eye);
+    for (const Ground& g : grounds) draw_ground(g, view_proj, eye);
   }
 
   lit_.use();
@@ -233,6 +275,20 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, con
   lit_.set("u_light_dir", kLightDir);
   lit_.set("u_flat", 0);
   lit_.set("u_vertex_color", 0);
+
+  // The cloth's shadow: its triangles flattened onto each ground along the key light.
+  if (view.show_ground && view.show_shadow) {
+    lit_.set("u_flat", 1);
+    lit_.set("u_flat_color", kShadowColor);
+    glBindVertexArray(cloth_.vao.id());
+    for (const Ground& g : grounds) {
+      const std::optional<glm::mat4> m = shadow_projection(g, kLightDir);
+      if (!m) continue;
+      lit_.set("u_model", *m);
+      glDrawElements(GL_TRIANGLES, cloth_.index_count, GL_UNSIGNED_INT, nullptr);
+    }
+    lit_.set("u_flat", 0);
+  }
 
   // Solids at their real size (the contact offset is not drawn), where their motion puts them.
   lit_.set("u_front_color", kSphereColor);
@@ -269,6 +325,17 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, con
     lit_.set("u_flat", 0);
   }
 
+  // Arrows on top of the cloth: half of them would otherwise point into it and vanish.
+  upload_arrows(sim, view, eye);
+  if (arrow_point_count_ > 0) {
+    glDisable(GL_DEPTH_TEST);
+    lines_.use();
+    lines_.set("u_view_proj", view_proj);
+    glBindVertexArray(arrow_vao_.id());
+    glDrawArrays(GL_LINES, 0, arrow_point_count_);
+    glEnable(GL_DEPTH_TEST);
+  }
+
   // Markers on top of everything: a pin hidden behind the cloth is still worth seeing.
   if (marker_count_ > 0) {
     glDisable(GL_DEPTH_TEST);
@@ -283,11 +350,11 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, con
 }
 
 void draw_panes(const std::vector<std::unique_ptr<Renderer>>& renderers, const std::vector<Pane>& panes,
-                const OrbitCamera& camera, int fb_w, int fb_h, const ViewOptions& view) {
+                const std::vector<PaneRect>& rects, const OrbitCamera& camera, int fb_w, int fb_h,
+                const ViewOptions& view) {
   glViewport(0, 0, fb_w, fb_h);
   glClearColor(kPaneSeparator.r, kPaneSeparator.g, kPaneSeparator.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  const std::vector<PaneRect> rects = pane_rects(int(panes.size()), fb_w, fb_h);
   for (size_t k = 0; k < panes.size(); ++k) {
     renderers[k]->draw(*panes[k].sim, camera, to_viewport(rects[k], fb_h), view);
   }

@@ -61,7 +61,7 @@ std::vector<std::string> integrator_names() {
 }  // namespace
 
 // true: the backend installs its callbacks and chains to the App's, installed before this.
-Ui::Ui(GLFWwindow* window) : imgui_(window, true) {}
+Ui::Ui(GLFWwindow* window, const std::string& ini_path) : imgui_(window, true, ini_path) {}
 
 void Ui::begin_frame() {
   imgui_.begin_frame();
@@ -85,9 +85,18 @@ UiActions Ui::build(cloth::Simulation& sim, UiState& state, const UiStats& stats
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("clothsim", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+  {
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    panel_rect_ = PaneRect{pos.x, pos.y, size.x, size.y};
+    panel_docked_ = !ImGui::IsWindowCollapsed() && pos.x < kDockedPanelSlack;
+  }
+  if (save_path_scene_ != stats.scene_path) {  // a new scene proposes its own file name
+    save_path_scene_ = stats.scene_path;
+    std::snprintf(save_path_, sizeof save_path_, "%s", default_save_path(stats.scene_path).c_str());
+  }
   ImGui::TextDisabled("F1: help");
   apply_finished_drape(sim);  // even with its section closed
-  if (ImGui::CollapsingHeader("Scene")) scene_section(stats, actions);
+  if (ImGui::CollapsingHeader("Scene")) scene_section(sim, stats, actions);
   if (!panes.empty() && ImGui::CollapsingHeader("Compare", ImGuiTreeNodeFlags_DefaultOpen))
     actions.activate_pane = compare_section(panes);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
@@ -106,7 +115,7 @@ UiActions Ui::build(cloth::Simulation& sim, UiState& state, const UiStats& stats
   return actions;
 }
 
-void Ui::scene_section(const UiStats& stats, UiActions& actions) {
+void Ui::scene_section(const cloth::Simulation& sim, const UiStats& stats, UiActions& actions) {
   const std::string current = std::filesystem::path(stats.scene_path).filename().string();
   if (ImGui::BeginCombo("built-in", current.c_str())) {
     for (const std::string& path : builtin_scene_paths()) {
@@ -119,6 +128,24 @@ void Ui::scene_section(const UiStats& stats, UiActions& actions) {
   if (ImGui::Button("Reload from disk")) actions.load_scene = stats.scene_path;
   tip("Read the scene file again, e.g. after editing it (L); a broken file keeps this scene");
   ImGui::TextWrapped("%s", stats.scene_path.c_str());
+  ImGui::InputText("##save-path", save_path_, sizeof save_path_);
+  tip("Where Save writes the scene (a JSON file; relative to the folder clothsim was started in)");
+  ImGui::SameLine();
+  if (ImGui::Button("Save")) actions.save_scene = save_path_;
+  tip("Save the running scene with every change made here (material, solver, forces, pins, "
+      "moved solids, camera) as a scene file (Ctrl+S); side by side, the pane being edited");
+  const cloth::RestMesh& mesh = sim.intact_mesh();
+  if (mesh.is_grid()) {
+    if (resolution_ == 0) resolution_ = mesh.grid_nx;
+    ImGui::SliderInt("##resolution", &resolution_, 3, 200, "%d vertices across");
+    tip("Grid resolution; the cloth is rebuilt with every setting made here kept (pins by "
+        "corner, row or column stay; ctrl+clicked pins are dropped)");
+    ImGui::SameLine();
+    if (ImGui::Button("Rebuild")) {
+      actions.rebuild_resolution = resolution_;
+      resolution_ = 0;  // show the rebuilt cloth's own next frame
+    }
+  }
   error_line(stats.scene_error);
 }
 
@@ -131,6 +158,8 @@ void Ui::simulation_section(cloth::Simulation& sim, UiState& state, UiActions& a
   ImGui::SameLine();
   if (ImGui::Button("Reset")) actions.reset = true;
   tip("Back to the initial positions and pins; settings are kept (R)");
+  ImGui::SliderFloat("speed", &state.time_scale, 0.05f, 1.0f, "%.2f x real time", ImGuiSliderFlags_Logarithmic);
+  tip("Slow motion: simulated seconds per real second (each step is still dt; fewer are taken)");
 
   cloth::SolverSettings solver = sim.solver();
   bool changed = false;
@@ -547,6 +576,9 @@ void Ui::view_section(UiState& state, const UiStats& stats, UiActions& actions) 
   ImGui::Checkbox("ground", &state.view.show_ground);
   tip("Ground plane with 1 m / 0.1 m grid lines");
   ImGui::SameLine();
+  ImGui::Checkbox("shadow", &state.view.show_shadow);
+  tip("The cloth's shadow on the ground, cast by the key light");
+  ImGui::SameLine();
   ImGui::Checkbox("plots", &state.show_plots);
   tip("Live plots of the last steps: time split, CG iterations, energy, step size (P)");
   ImGui::Checkbox("strain heat map", &state.view.strain_heat_map);
@@ -559,9 +591,26 @@ void Ui::view_section(UiState& state, const UiStats& stats, UiActions& actions) 
     tip("Strain shown in red (and above); blue is unstretched or compressed");
     heat_map_legend(state.view.heat_map_top);
   }
+  ImGui::Checkbox("velocity", &state.view.velocity_arrows);
+  tip("Green arrows: vertex velocity, 10 cm per m/s");
+  ImGui::SameLine();
+  ImGui::Checkbox("force", &state.view.force_arrows);
+  tip("Red arrows: applied force / mass on the vertex (gravity, damping, drag and wind; not the "
+      "material's, see the heat map), 1 cm per m/s^2 (g is about 10 cm)");
+  ImGui::SameLine();
+  ImGui::Checkbox("wind", &state.view.wind_arrows);
+  tip("Blue arrows: air velocity at the vertex, 2 cm per m/s");
+  ImGui::SameLine();
+  ImGui::Checkbox("contacts", &state.view.show_contacts);
+  tip("Cyan dots: vertices touching a solid or the ground (within its contact offset + 1 mm)");
   if (ImGui::Button("Reset camera")) actions.reset_camera = true;
   tip("Back to the scene's camera");
-  ImGui::SameLine();
+  for (const auto& [label, preset] : {std::pair{"Front", CameraPreset::Front}, std::pair{"Side", CameraPreset::Side},
+                                      std::pair{"Top", CameraPreset::Top}}) {
+    ImGui::SameLine();
+    if (ImGui::Button(label)) actions.camera_preset = preset;
+  }
+  tip("Look at the same point from the front (along -z), the side (along -x) or from above");
   if (ImGui::Button("Screenshot")) actions.screenshot = true;
   tip("Save a PNG of the window to out/ (F12)");
   ImGui::SameLine();
@@ -678,6 +727,8 @@ void Ui::help_overlay(UiState& state) {
       {"W", "wireframe on / off"},
       {"V", "start / stop recording to out/recording-<time>.mp4"},
       {"F12", "screenshot to out/screenshot-<time>.png"},
+      {"Ctrl + S", "save the scene as it runs to out/<scene>-saved.json (Scene section)"},
+      {"L", "reload the scene file from disk"},
       {"P", "live plots on / off"},
       {"F1", "this help"},
       {"Esc", "quit"},

@@ -1,6 +1,7 @@
 #pragma once
 // The ImGui control panel: every simulation parameter live (each with its unit in a tooltip),
 // view toggles, run statistics, and the F1 help overlay. Owns the ImGui context and backends.
+#include <optional>
 #include <string>
 
 #include "cloth/simulation.hpp"
@@ -10,6 +11,7 @@
 #include "pane_overlay.hpp"
 #include "renderer.hpp"
 #include "step_history.hpp"
+#include "camera.hpp"
 
 namespace app {
 
@@ -18,6 +20,7 @@ struct UiState {
   bool paused = false;
   bool show_help = false;
   bool show_plots = false;  ///< the live plots window (P)
+  float time_scale = 1.0f;  ///< simulated seconds per real second (slow motion below 1)
   ViewOptions view;
 };
 
@@ -46,12 +49,17 @@ struct UiActions {
   bool screenshot = false;
   bool reset_camera = false;
   int activate_pane = -1;  ///< side by side: the pane picked for the panels to edit
+  std::optional<CameraPreset> camera_preset = std::nullopt;  ///< a View button: front, side or top
   std::string load_scene = "";  ///< a scene file to load instead of the current one ("" = none)
+  std::string save_scene = "";  ///< save the active pane as a scene file here ("" = no)
+  int rebuild_resolution = 0;   ///< > 0: rebuild the cloth with this many vertices across
 };
 
 class Ui {
  public:
-  explicit Ui(GLFWwindow* window);  ///< installs the GLFW + OpenGL3 backends (chains callbacks)
+  /// Installs the GLFW + OpenGL3 backends (chains callbacks); the panel layout is kept in
+  /// `ini_path` ("" = not kept).
+  Ui(GLFWwindow* window, const std::string& ini_path);
   Ui(const Ui&) = delete;
   Ui& operator=(const Ui&) = delete;
 
@@ -62,11 +70,19 @@ class Ui {
   /// Draws the UI into the bound framebuffer (after the scene).
   void render();
 
+  /// Right edge of the control panel (window px) while it is open and at the window's left
+  /// edge, else 0: side-by-side panes are laid out to its right so it covers none of them.
+  double panel_right_edge() const { return panel_docked_ ? panel_rect_.left + panel_rect_.width : 0.0; }
+  /// The Scene section's "save as" path (Ctrl+S saves there too).
+  std::string save_path() const { return save_path_; }
+  /// Where the control panel was drawn last frame (window px).
+  const PaneRect& panel_rect() const { return panel_rect_; }
+
   bool wants_mouse() const;
   bool wants_keyboard() const;
 
  private:
-  void scene_section(const UiStats& stats, UiActions& actions);
+  void scene_section(const cloth::Simulation& sim, const UiStats& stats, UiActions& actions);
   void simulation_section(cloth::Simulation& sim, UiState& state, UiActions& actions);
   void material_section(cloth::Simulation& sim);
   void forces_section(cloth::Simulation& sim);
@@ -82,7 +98,12 @@ class Ui {
   void plots_window(const cloth::Simulation& sim, UiState& state, const StepHistory& history);
   void help_overlay(UiState& state);
 
+  /// A panel whose left edge is within this many px of the window's counts as docked there.
+  static constexpr float kDockedPanelSlack = 40.0f;
+
   ImGuiSession imgui_;
+  PaneRect panel_rect_;
+  bool panel_docked_ = false;
   std::string solver_error_;    ///< last rejected solver edit, shown in red
   std::string tearing_error_;   ///< last rejected tearing edit
   std::string material_error_;  ///< last rejected material edit
@@ -91,6 +112,9 @@ class Ui {
   std::string drape_method_ = "multigrid-v";
   float drape_tolerance_log10_ = -5.0f;  ///< stop rule, log10 of the residual force in N
   std::string drape_status_;             ///< last drape's outcome, one line
+  char save_path_[512] = "";             ///< the Scene section's "save as" field
+  int resolution_ = 0;                   ///< the resolution slider (0 = show the cloth's own)
+  std::string save_path_scene_;          ///< the scene file save_path_ was proposed for
 };
 
 }  // namespace app

@@ -351,6 +351,19 @@ Collider parse_collider(const json& node, const std::string& key, const std::str
 }
 
 // The modified PCG's preconditioner (B&W section 5.3) by its scene name.
+}  // namespace
+
+const char* preconditioner_name(Preconditioner p) {
+  switch (p) {
+    case Preconditioner::diagonal: return "diagonal";
+    case Preconditioner::block_jacobi: return "block-jacobi";
+    case Preconditioner::incomplete_cholesky: return "incomplete-cholesky";
+  }
+  return "incomplete-cholesky";
+}
+
+namespace {
+
 Preconditioner preconditioner_from_name(const std::string& name) {
   if (name == "diagonal") return Preconditioner::diagonal;
   if (name == "block-jacobi") return Preconditioner::block_jacobi;
@@ -366,7 +379,9 @@ WindField parse_wind(const json& node, std::vector<std::string>& warnings) {
   w.speed = f.number("speed", w.speed, -200, 200, "m/s");
   const Vec3 d = f.vector<3>("direction", w.direction, 1e6, "");
   if (d.norm() < 1e-9) throw InputError("forces.wind.direction must not be zero");
-  w.direction = d.normalized();
+  // A unit vector is kept as written: normalising it again can change its last bit, and a saved
+  // scene (scene_writer.hpp) must load to the very same run.
+  w.direction = std::abs(d.norm() - 1.0) <= 1e-15 ? d : d.normalized();
   w.frequency = f.number("frequency", w.frequency, -1e3, 1e3, "rad/s");
   w.wavenumber = f.number("wavenumber", w.wavenumber, -1e3, 1e3, "rad/m");
   w.gust = f.number("gust", w.gust, 0, 1, "");
@@ -501,8 +516,7 @@ void apply_override(json& doc, const std::string& assignment) {
   }
 }
 
-Scene load_scene(const std::string& path, const std::vector<std::string>& overrides,
-                 std::vector<std::string>& warnings) {
+json load_scene_document(const std::string& path, const std::vector<std::string>& overrides) {
   std::ifstream in(path);
   if (!in) throw InputError("cannot open scene file " + path);
   json doc;
@@ -515,8 +529,17 @@ Scene load_scene(const std::string& path, const std::vector<std::string>& overri
     throw InputError("scene " + path + " is not valid JSON: " + why);
   }
   for (const std::string& o : overrides) apply_override(doc, o);
+  return doc;
+}
+
+std::string scene_source_dir(const std::string& path) {
   const std::string dir = std::filesystem::path(path).parent_path().string();
-  return parse_scene(doc, dir.empty() ? "." : dir, warnings);
+  return dir.empty() ? "." : dir;
+}
+
+Scene load_scene(const std::string& path, const std::vector<std::string>& overrides,
+                 std::vector<std::string>& warnings) {
+  return parse_scene(load_scene_document(path, overrides), scene_source_dir(path), warnings);
 }
 
 std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<std::string>& overrides,

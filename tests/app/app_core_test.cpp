@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "camera.hpp"
+#include "frame_timing.hpp"
 #include "normals.hpp"
 #include "options.hpp"
 #include "pane_layout.hpp"
@@ -94,6 +95,16 @@ TEST(PaneLayout, PanesTileTheWindowWithoutOverlap) {
   EXPECT_EQ(app::pane_at(two, two[0].width + app::kPaneGap / 2, 300), -1) << "the gap is no pane";
 }
 
+TEST(PaneLayout, ADockedPanelPushesThePanesRight) {
+  const auto rects = app::pane_rects(2, 1280, 720, 350);
+  EXPECT_DOUBLE_EQ(rects[0].left, 350);
+  EXPECT_NEAR(rects[1].left + rects[1].width, 1280, 1e-9);
+  EXPECT_NEAR(rects[0].width, rects[1].width, 1e-9);
+  EXPECT_EQ(app::pane_at(rects, 100, 300), -1);  // under the panel: no pane
+  // A panel wider than half the window leaves the panes half of it.
+  EXPECT_DOUBLE_EQ(app::pane_rects(2, 600, 400, 500)[0].left, 300);
+}
+
 TEST(PaneLayout, ViewportsFlipToGlCoordinates) {
   const auto rects = app::pane_rects(4, 1280, 720);
   const app::Viewport bottom_left = app::to_viewport(rects[2], 720);
@@ -103,6 +114,19 @@ TEST(PaneLayout, ViewportsFlipToGlCoordinates) {
   const app::Viewport top_right = app::to_viewport(rects[1], 720);
   EXPECT_EQ(top_right.x + top_right.width, 1280);
   EXPECT_EQ(top_right.y + top_right.height, 720);
+}
+
+TEST(FrameTiming, WarmUpFramesAreLeftOutAndMediansAreOfTheRest) {
+  app::FrameTiming t;
+  EXPECT_EQ(t.to_json()["frames"], 0);
+  for (int f = 1; f <= app::FrameTiming::kWarmupFrames; ++f) t.add(f, 1000, 1000, 1000);  // start-up
+  for (int f = 1; f <= 5; ++f) t.add(app::FrameTiming::kWarmupFrames + f, f, 10 * f, 16.7);
+  const nlohmann::json j = t.to_json();
+  EXPECT_EQ(j["frames"], 5);
+  EXPECT_DOUBLE_EQ(j["median_sim_ms"], 3);
+  EXPECT_DOUBLE_EQ(j["median_draw_ms"], 30);
+  EXPECT_DOUBLE_EQ(j["mean_sim_ms"], 3);
+  EXPECT_DOUBLE_EQ(j["median_frame_ms"], 16.7);
 }
 
 TEST(Camera, ProjectInvertsRayThrough) {
@@ -120,6 +144,20 @@ TEST(Camera, ProjectInvertsRayThrough) {
       EXPECT_NEAR(px->y, y, 1e-3);
     }
   }
+}
+
+TEST(Camera, NarrowViewportsKeepTheHorizontalFieldOfView) {
+  // Wide windows keep the 45 degree vertical field of view.
+  EXPECT_FLOAT_EQ(app::OrbitCamera::fov_y_deg(16.0f / 9.0f), app::OrbitCamera::kFovYDeg);
+  // A pane a third as wide as high: the horizontal field of view is still kMinFovXDeg, so a
+  // point at the edge of that cone projects onto the pane's edge.
+  app::OrbitCamera camera;
+  camera.set(glm::vec3(0.0f), 2.0f, 0.0f, 0.0f);  // eye at z = 2, looking down -z
+  const double half = glm::radians(double(app::OrbitCamera::kMinFovXDeg)) / 2;
+  const auto px = camera.project(glm::dvec3(2.0 * std::tan(half), 0.0, 0.0), 300, 900);
+  ASSERT_TRUE(px);
+  EXPECT_NEAR(px->x, 300.0, 0.05);
+  EXPECT_NEAR(px->y, 450.0, 0.05);
 }
 
 TEST(Camera, TargetIsAtTheCentreAndUpIsUp) {

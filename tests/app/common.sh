@@ -12,6 +12,8 @@
 #                                   exits with status 0 within 60 s
 #   json_field FILE EXPR            prints a python expression on `doc`, the JSON in FILE, or
 #                                   nothing while the file is missing or half-written
+#   wait_for_stats EXPR WHAT        waits up to 60 s for EXPR on $tmp/stats.json (the app's
+#                                   --stats) to be True; fails naming WHAT, or if the app exits
 #
 # On exit: before_cleanup (if defined), then the app (app_pid; its whole process group when
 # app_group=1) and Xvfb (xvfb_pid) are killed, then the scratch folder is handled.
@@ -29,6 +31,9 @@ app_test_begin() {
   root=$(realpath "$2")
   mode=${3:-}
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/clothsim-$test_name.XXXXXX")
+  # The app's saved settings and panel layout live here, not in the user's ~/.config: every
+  # test starts from the defaults and leaves nothing behind.
+  export XDG_CONFIG_HOME="$tmp/config"
   xvfb_pid=""
   app_pid=""
   app_group=0
@@ -76,6 +81,15 @@ try:
 except Exception:
     pass
 PY
+}
+
+wait_for_stats() {
+  for _ in $(seq 120); do
+    kill -0 "$app_pid" 2>/dev/null || fail "clothsim exited while waiting for: $2"
+    [ "$(json_field "$tmp/stats.json" "$1")" = "True" ] && return 0
+    sleep 0.5
+  done
+  fail "timed out waiting for: $2"
 }
 
 quit_app_with_escape() {

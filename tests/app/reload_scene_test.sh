@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# End-to-end test of loading scenes in the running app under Xvfb: the scene file is broken on
-# disk and reloaded with L (the app must show the error, keep running the previous scene, and
-# stay responsive), then replaced by a valid scene of another size and integrator and reloaded
-# (the app must run the new one). Read back through the app's --stats JSON.
+# End-to-end test of loading and saving scenes in the running app under Xvfb: the scene file is
+# broken on disk and reloaded with L (the app must show the error, keep running the previous
+# scene, and stay responsive), then replaced by a valid scene of another size and integrator and
+# reloaded (the app must run the new one); last, Ctrl+S saves it as it runs and the saved file
+# loads headless. Read back through the app's --stats JSON.
 #
 # usage: reload_scene_test.sh PATH/TO/clothsim REPO_ROOT
 # needs: Xvfb, xdotool, python3 (standard library only)
@@ -18,29 +19,21 @@ fail() {
   exit 1
 }
 stat() { json_field "$tmp/stats.json" "$1"; }
-# Waits up to 60 s for a python condition on the stats to hold.
-wait_for() {
-  for _ in $(seq 120); do
-    kill -0 "$app_pid" 2>/dev/null || fail "clothsim exited while waiting for: $2"
-    [ "$(stat "$1")" = "True" ] && return 0
-    sleep 0.5
-  done
-  fail "timed out waiting for: $2 (stats: $(stat '[doc["vertices"], doc["integrator"], doc["app"]["scene_error"]]'))"
-}
 
 start_private_xvfb
 cp "$root/tests/app/drag_scene.json" "$tmp/scene.json"
-"$bin" --scene "$tmp/scene.json" --window 800x600 --stats "$tmp/stats.json" >"$tmp/app.log" 2>&1 &
+# Started in $tmp: Ctrl+S saves to out/ of the folder the app was started in.
+(cd "$tmp" && exec "$bin" --scene "$tmp/scene.json" --window 800x600 --stats "$tmp/stats.json") >"$tmp/app.log" 2>&1 &
 app_pid=$!
-wait_for 'doc["app"]["displayed_frames"] > 5 and doc["vertices"] == 256' "the 16 x 16 scene running"
+wait_for_stats 'doc["app"]["displayed_frames"] > 5 and doc["vertices"] == 256' "the 16 x 16 scene running"
 
 printf '{"cloth": {"mesh": ' >"$tmp/scene.json"
 xdotool key l
-wait_for 'doc["app"]["scene_error"] != ""' "the load error shown"
+wait_for_stats 'doc["app"]["scene_error"] != ""' "the load error shown"
 frames=$(stat 'doc["app"]["displayed_frames"]')
 echo "reload_scene_test: broken file -> $(stat 'doc["app"]["scene_error"]')"
 [ "$(stat 'doc["vertices"] == 256 and doc["integrator"] == "verlet"')" = True ] || fail "the previous scene was not kept"
-wait_for "doc['app']['displayed_frames'] > $frames + 10" "the app still drawing after the failed load"
+wait_for_stats "doc['app']['displayed_frames'] > $frames + 10" "the app still drawing after the failed load"
 
 python3 - "$root/tests/app/drag_scene.json" "$tmp/scene.json" <<'PY'
 import json, sys
@@ -51,8 +44,31 @@ doc["solver"]["substeps"] = 1
 json.dump(doc, open(sys.argv[2], "w"))
 PY
 xdotool key l
-wait_for 'doc["vertices"] == 100 and doc["integrator"] == "implicit" and doc["app"]["scene_error"] == ""' "the edited scene running"
+wait_for_stats 'doc["vertices"] == 100 and doc["integrator"] == "implicit" and doc["app"]["scene_error"] == ""' "the edited scene running"
 echo "reload_scene_test: fixed file -> $(stat 'doc["app"]["message"]')"
+
+# Save the running scene after a live change (zoomed out with the wheel over the cloth), then
+# load the saved file headless: same cloth, same integrator, the camera as it was left.
+xdotool mousemove 600 300
+for _ in 1 2; do xdotool click 5; sleep 0.2; done
+sleep 1
+distance=$(stat 'doc["app"]["camera"]["distance"]')
+xdotool key ctrl+s
+wait_for_stats 'doc["app"]["message"].startswith("saved scene")' "the scene saved"
+saved="$tmp/out/scene-saved.json"
+[ -s "$saved" ] || fail "Ctrl+S wrote no $saved ($(stat 'doc["app"]["message"]'))"
+"$bin" --headless --scene "$saved" --frames 2 --stats "$tmp/saved-stats.json" >"$tmp/saved.log" 2>&1 ||
+  { cat "$tmp/saved.log" >&2; fail "the saved scene does not load"; }
+python3 - "$saved" "$tmp/saved-stats.json" "$distance" <<'PY' || fail "the saved scene is not the running one"
+import json, sys
+scene, stats, distance = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), float(sys.argv[3])
+saved_distance = scene["camera"]["distance"]
+print(f"reload_scene_test: saved scene -> {stats['vertices']} vertices, {stats['integrator']}, camera {saved_distance:.4f} m (app {distance:.4f} m)")
+if stats["vertices"] != 100 or stats["integrator"] != "implicit":
+    sys.exit("FAIL: the saved scene loads another cloth or integrator")
+if abs(saved_distance - distance) > 1e-4 * distance or distance < 3.0:
+    sys.exit("FAIL: the saved camera is not the zoomed-out one the app showed")
+PY
 
 quit_app_with_escape
 echo "PASS: reload_scene_test"

@@ -70,6 +70,16 @@ void apply_override(nlohmann::json& doc, const std::string& assignment);
 Scene parse_scene(const nlohmann::json& doc, const std::string& source_dir,
                   std::vector<std::string>& warnings);
 
+/// Reads a scene file and applies the overrides in order, without parsing it. Throws InputError
+/// for a missing file, invalid JSON or a bad override.
+nlohmann::json load_scene_document(const std::string& path, const std::vector<std::string>& overrides);
+
+/// The folder a scene file's relative mesh paths resolve from ("." for a bare file name).
+std::string scene_source_dir(const std::string& path);
+
+/// The scene-file name of a preconditioner ("diagonal", "block-jacobi", "incomplete-cholesky").
+const char* preconditioner_name(Preconditioner p);
+
 /// Reads a scene file, applies the overrides in order, parses it. Throws InputError.
 Scene load_scene(const std::string& path, const std::vector<std::string>& overrides,
                  std::vector<std::string>& warnings);

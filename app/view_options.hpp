@@ -1,0 +1,31 @@
+#pragma once
+// What the renderer shows: render modes and teaching overlays (the View panel, --view, and the
+// persisted settings). GL-free, so the CLI and the tests can use it.
+#include <string>
+#include <vector>
+
+namespace app {
+
+struct ViewOptions {
+  bool wireframe = false;        ///< draw the triangle edges over the shaded cloth
+  bool show_pins = true;         ///< mark pinned vertices (and the grabbed one)
+  bool show_ground = true;       ///< the ground plane with its metre grid
+  bool show_shadow = true;       ///< the cloth's shadow on the ground planes (with the ground)
+  bool strain_heat_map = false;  ///< colour the cloth by edge strain (heat_map.hpp) instead of front / back
+  float heat_map_top = 0.10f;    ///< strain shown in the top (red) colour, dimensionless (0.1 = 10%)
+  bool velocity_arrows = false;  ///< per-vertex velocity (arrows.hpp for the scales)
+  bool force_arrows = false;     ///< per-vertex applied force (gravity, damping, air) per unit mass
+  bool wind_arrows = false;      ///< the air velocity at the vertices
+  bool show_contacts = false;    ///< mark the vertices touching a solid or the ground (contact_marks.hpp)
+
+  bool operator==(const ViewOptions&) const = default;
+};
+
+/// The names --view accepts, each turning one option away from its default.
+const std::vector<std::string>& view_option_names();
+
+/// Parses --view's comma-separated list of view_option_names() ("" = the defaults). Throws
+/// cloth::InputError naming an unknown entry.
+ViewOptions parse_view_list(const std::string& list);
+
+}  // namespace app
