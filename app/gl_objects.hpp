@@ -47,7 +47,13 @@ struct RenderbufferTraits {
   static void destroy(GLuint& id) { glDeleteRenderbuffers(1, &id); }
 };
 
+struct TextureTraits {
+  static void create(GLuint& id) { glGenTextures(1, &id); }
+  static void destroy(GLuint& id) { glDeleteTextures(1, &id); }
+};
+
 using GlBuffer = GlObject<BufferTraits>;
+using GlTexture = GlObject<TextureTraits>;
 using GlVertexArray = GlObject<VertexArrayTraits>;
 using GlFramebuffer = GlObject<FramebufferTraits>;
 using GlRenderbuffer = GlObject<RenderbufferTraits>;

@@ -13,6 +13,10 @@ std::string default_scene_path() {
   return std::string(CLOTHSIM_ASSET_DIR) + "/scenes/default.json";
 }
 
+std::string texture_dir() {
+  return std::string(CLOTHSIM_ASSET_DIR) + "/textures";
+}
+
 std::string default_shader_dir() {
   return CLOTHSIM_SHADER_DIR;
 }

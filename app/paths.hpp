@@ -7,6 +7,7 @@ namespace app {
 
 std::string default_scene_path();  ///< ${CLOTHSIM_ASSET_DIR}/scenes/default.json
 std::string default_shader_dir();  ///< ${CLOTHSIM_SHADER_DIR}
+std::string texture_dir();         ///< ${CLOTHSIM_ASSET_DIR}/textures
 
 /// The built-in scenes (every .json of the default scene's folder), sorted, as full paths.
 std::vector<std::string> builtin_scene_paths();

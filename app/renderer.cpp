@@ -8,6 +8,8 @@
 #include "contact_marks.hpp"
 #include "heat_map.hpp"
 #include "normals.hpp"
+#include "paths.hpp"
+#include "texture.hpp"
 
 namespace app {
 namespace {
@@ -27,6 +29,8 @@ const glm::vec3 kPaneSeparator(0.12f, 0.13f, 0.15f);  // the gap between side-by
 const glm::vec3 kLightDir = glm::normalize(glm::vec3(0.45f, 1.0f, 0.6f));
 constexpr float kGroundHalfExtent = 100.0f;  ///< m; the grid fades out long before this
 constexpr float kMarkerSizePx = 9.0f;
+constexpr float kCheckerTileM = 0.25f;  ///< one checker image (8 x 8 squares) per 25 cm of cloth
+constexpr float kFabricTileM = 0.08f;   ///< one weave image (16 threads) per 8 cm: 5 mm threads
 const glm::vec4 kShadowColor(0.05f, 0.06f, 0.08f, 0.35f);
 constexpr float kShadowLift = 0.001f;  ///< m
 
@@ -59,7 +63,9 @@ void attrib_vec3(GLuint index, GLsizei stride, std::size_t offset) {
 
 Renderer::Renderer(const std::string& shader_dir, const cloth::Simulation& sim)
     : lit_(shader_dir, "lit"), ground_(shader_dir, "ground"), points_(shader_dir, "points"),
-      lines_(shader_dir, "lines") {
+      lines_(shader_dir, "lines"),
+      checker_(load_texture(texture_dir() + "/checker.png")),
+      fabric_(load_texture(texture_dir() + "/fabric.png")) {
   upload_cloth_topology(sim);
 
   // The solids, uploaded once at their starting places.
@@ -127,6 +133,14 @@ void Renderer::upload_cloth_topology(const cloth::Simulation& sim) {
   glBindBuffer(GL_ARRAY_BUFFER, cloth_colors_.id());
   glBufferData(GL_ARRAY_BUFFER, vbytes, nullptr, GL_DYNAMIC_DRAW);
   attrib_vec3(2, sizeof(glm::vec3), 0);
+  // Material coordinates (m) change only with the topology; the texture scale is a uniform.
+  std::vector<glm::vec2> uv(size_t(mesh.vertex_count()), glm::vec2(0.0f));
+  for (size_t i = 0; i < mesh.uv.size() && i < uv.size(); ++i)
+    uv[i] = glm::vec2(float(mesh.uv[i].x()), float(mesh.uv[i].y()));
+  glBindBuffer(GL_ARRAY_BUFFER, cloth_uvs_.id());
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(uv.size() * sizeof(glm::vec2)), uv.data(), GL_STATIC_DRAW);
+  glEnableVertexAttribArray(3);
+  glVertexAttribPointer(3, 2, GL_FLOAT, GL_FALSE, sizeof(glm::vec2), nullptr);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, cloth_.indices.id());
   glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(idx.size() * sizeof(std::uint32_t)), idx.data(),
                GL_STATIC_DRAW);
@@ -275,6 +289,7 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, con
   lit_.set("u_light_dir", kLightDir);
   lit_.set("u_flat", 0);
   lit_.set("u_vertex_color", 0);
+  lit_.set("u_textured", 0);
 
   // The cloth's shadow: its triangles flattened onto each ground along the key light.
   if (view.show_ground && view.show_shadow) {
@@ -311,11 +326,21 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, con
   lit_.set("u_shininess", 24.0f);
   lit_.set("u_specular", 0.15f);
   lit_.set("u_vertex_color", view.strain_heat_map ? 1 : 0);
+  if (view.texture != ClothTexture::None) {
+    const bool checker = view.texture == ClothTexture::Checker;
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, checker ? checker_.id() : fabric_.id());
+    lit_.set("u_texture", 0);
+    lit_.set("u_textured", 1);
+    // uv is in metres: one image per tile of this side.
+    lit_.set("u_uv_scale", 1.0f / (checker ? kCheckerTileM : kFabricTileM));
+  }
   glEnable(GL_POLYGON_OFFSET_FILL);
   glPolygonOffset(1.0f, 1.0f);
   glDrawElements(GL_TRIANGLES, cloth_.index_count, GL_UNSIGNED_INT, nullptr);
   glDisable(GL_POLYGON_OFFSET_FILL);
   lit_.set("u_vertex_color", 0);
+  lit_.set("u_textured", 0);
   if (view.wireframe) {
     glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
     lit_.set("u_flat", 1);

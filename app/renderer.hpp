@@ -68,6 +68,9 @@ class Renderer {
   std::vector<glm::vec3> scratch_positions_;
   std::vector<glm::vec3> scratch_normals_;
   GlBuffer cloth_colors_;  ///< heat-map colour per cloth vertex (attribute 2)
+  GlBuffer cloth_uvs_;     ///< texture coordinates per cloth vertex (attribute 3)
+  GlTexture checker_;      ///< assets/textures/checker.png
+  GlTexture fabric_;       ///< assets/textures/fabric.png
 
   /// One mesh per solid collider, in the order of sim.colliders(); null for planes.
   std::vector<std::unique_ptr<GpuMesh>> collider_meshes_;

@@ -90,6 +90,8 @@ SavedSettings load_settings(const std::string& path, std::string& warning) {
   if (const json& v = doc.value("view", json()); v.is_object()) {
     for (const ViewField& f : kViewFlags)
       if (v.contains(f.name) && v[f.name].is_boolean()) s.view.*f.flag = v[f.name].get<bool>();
+    if (v.contains("texture") && v["texture"].is_string())
+      s.view.texture = cloth_texture_from_name(v["texture"].get<std::string>()).value_or(ClothTexture::None);
     if (v.contains("heat_map_top") && finite_number(v["heat_map_top"]))
       s.view.heat_map_top = std::clamp(v["heat_map_top"].get<float>(), 0.001f, 10.0f);
   }
@@ -106,6 +108,7 @@ void save_settings(const std::string& path, const SavedSettings& s) {
   json& v = doc["view"];
   for (const ViewField& f : kViewFlags) v[f.name] = s.view.*f.flag;
   v["heat_map_top"] = s.view.heat_map_top;
+  v["texture"] = cloth_texture_name(s.view.texture);
   doc["show_plots"] = s.show_plots;
   doc["cameras"] = json::object();
   for (const auto& [key, p] : s.cameras) {

@@ -581,6 +581,14 @@ void Ui::view_section(UiState& state, const UiStats& stats, UiActions& actions) 
   ImGui::SameLine();
   ImGui::Checkbox("plots", &state.show_plots);
   tip("Live plots of the last steps: time split, CG iterations, energy, step size (P)");
+  if (ImGui::BeginCombo("texture", cloth_texture_name(state.view.texture))) {
+    for (ClothTexture t : {ClothTexture::None, ClothTexture::Checker, ClothTexture::Fabric}) {
+      if (ImGui::Selectable(cloth_texture_name(t), t == state.view.texture)) state.view.texture = t;
+    }
+    ImGui::EndCombo();
+  }
+  tip("An image on the cloth's front: a checker (8 squares per 25 cm: shows stretch and shear) "
+      "or a woven fabric (5 mm threads)");
   ImGui::Checkbox("strain heat map", &state.view.strain_heat_map);
   tip("Colour the cloth by how stretched it is: each vertex shows the largest strain "
       "(|x_i - x_j| / rest - 1) of its edges");

@@ -19,6 +19,8 @@ const std::vector<std::pair<std::string, Setter>>& setters() {
       {"force", [](ViewOptions& v) { v.force_arrows = true; }},
       {"wind", [](ViewOptions& v) { v.wind_arrows = true; }},
       {"contacts", [](ViewOptions& v) { v.show_contacts = true; }},
+      {"checker", [](ViewOptions& v) { v.texture = ClothTexture::Checker; }},
+      {"fabric", [](ViewOptions& v) { v.texture = ClothTexture::Fabric; }},
       {"no-pins", [](ViewOptions& v) { v.show_pins = false; }},
       {"no-ground", [](ViewOptions& v) { v.show_ground = false; }},
       {"no-shadow", [](ViewOptions& v) { v.show_shadow = false; }},
@@ -27,6 +29,21 @@ const std::vector<std::pair<std::string, Setter>>& setters() {
 }
 
 }  // namespace
+
+const char* cloth_texture_name(ClothTexture t) {
+  switch (t) {
+    case ClothTexture::Checker: return "checker";
+    case ClothTexture::Fabric: return "fabric";
+    case ClothTexture::None: break;
+  }
+  return "none";
+}
+
+std::optional<ClothTexture> cloth_texture_from_name(const std::string& name) {
+  for (ClothTexture t : {ClothTexture::None, ClothTexture::Checker, ClothTexture::Fabric})
+    if (name == cloth_texture_name(t)) return t;
+  return std::nullopt;
+}
 
 const std::vector<std::string>& view_option_names() {
   static const std::vector<std::string> names = [] {

@@ -1,10 +1,18 @@
 #pragma once
 // What the renderer shows: render modes and teaching overlays (the View panel, --view, and the
 // persisted settings). GL-free, so the CLI and the tests can use it.
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace app {
+
+/// An image on the cloth's front (assets/textures; scripts/make_textures.py draws them).
+enum class ClothTexture { None, Checker, Fabric };
+
+/// "none", "checker", "fabric"; and back (nullopt for anything else).
+const char* cloth_texture_name(ClothTexture t);
+std::optional<ClothTexture> cloth_texture_from_name(const std::string& name);
 
 struct ViewOptions {
   bool wireframe = false;        ///< draw the triangle edges over the shaded cloth
@@ -17,6 +25,7 @@ struct ViewOptions {
   bool force_arrows = false;     ///< per-vertex applied force (gravity, damping, air) per unit mass
   bool wind_arrows = false;      ///< the air velocity at the vertices
   bool show_contacts = false;    ///< mark the vertices touching a solid or the ground (contact_marks.hpp)
+  ClothTexture texture = ClothTexture::None;  ///< drawn on the cloth unless the heat map is on
 
   bool operator==(const ViewOptions&) const = default;
 };

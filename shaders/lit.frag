@@ -4,6 +4,7 @@
 in vec3 v_world;
 in vec3 v_normal;
 in vec3 v_color;
+in vec2 v_uv;
 
 uniform vec3 u_eye;
 uniform vec3 u_light_dir;     // towards the key light, unit
@@ -14,6 +15,8 @@ uniform float u_specular;
 uniform int u_flat;           // 1: wireframe pass, plain u_flat_color
 uniform vec4 u_flat_color;
 uniform int u_vertex_color;   // 1: both sides take the per-vertex colour (strain heat map)
+uniform int u_textured;       // 1: the front shows u_texture, the back it tinted by u_back_color
+uniform sampler2D u_texture;
 
 out vec4 frag_color;
 
@@ -27,6 +30,10 @@ void main() {
   if (!gl_FrontFacing) {
     n = -n;
     base = u_back_color;
+  }
+  if (u_textured != 0) {
+    vec3 t = texture(u_texture, v_uv).rgb;
+    base = gl_FrontFacing ? t : 0.5 * (t + u_back_color);
   }
   if (u_vertex_color != 0) base = v_color;
   vec3 l = normalize(u_light_dir);

@@ -28,6 +28,7 @@ TEST(SettingsStore, ViewAndCamerasSurviveASaveAndALoad) {
   s.view.show_ground = false;
   s.view.force_arrows = true;
   s.view.heat_map_top = 0.25f;
+  s.view.texture = app::ClothTexture::Fabric;
   s.show_plots = true;
   s.cameras["/scenes/a.json"] = app::CameraPose{glm::vec3(0.5f, 1.0f, -2.0f), 3.5f, -40.0f, 12.5f};
   s.cameras["/scenes/b.json"] = app::CameraPose{glm::vec3(0.0f), 1.0f, 0.0f, -80.0f};

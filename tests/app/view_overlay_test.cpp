@@ -25,6 +25,12 @@ TEST(ViewOptions, EachNameTurnsOneOptionAwayFromItsDefault) {
   EXPECT_FALSE(all.show_pins || all.show_ground);
 }
 
+TEST(ViewOptions, TextureNamesRoundTrip) {
+  for (app::ClothTexture t : {app::ClothTexture::None, app::ClothTexture::Checker, app::ClothTexture::Fabric})
+    EXPECT_EQ(app::cloth_texture_from_name(app::cloth_texture_name(t)), t);
+  EXPECT_FALSE(app::cloth_texture_from_name("velvet"));
+}
+
 TEST(ViewOptions, UnknownNameIsAOneLineError) {
   try {
     app::parse_view_list("wireframe,sparkles");
