@@ -3,8 +3,10 @@
 configuration, per variant the fitted exponent p of ms/frame ~ vertices^p, and where the Bullet
 peer is in the file, the ratio clothsim / Bullet per size.  usage: bench/summarize.py FILE.csv
 
-ms/frame is real_time, the mean over the timed frames of a repetition; "median" and "min" are
-those of the single frames (columns missing in older baselines print as nan)."""
+ms/frame is real_time, the mean wall-clock time over the timed frames of a repetition, "cpu ms"
+the process's CPU time per frame (below ms/frame where the machine was shared); "median" and
+"min" are those of the single frames' wall-clock times; "inst" counts clothsim's instability
+rollbacks. Columns missing in older baselines print as nan."""
 import csv
 import math
 import sys
@@ -44,17 +46,17 @@ def exponent(pts):
 
 def main(path):
     table = load(path)
-    print(f"{'variant/size':22s} {'ms/frame':>9s} {'median':>8s} {'min':>8s} {'steps/f':>7s}"
+    print(f"{'variant/size':22s} {'ms/frame':>9s} {'cpu ms':>8s} {'median':>8s} {'min':>8s} {'steps/f':>7s}"
           f" {'subst/f':>7s} {'rej/f':>5s} {'cg/step':>7s} {'assembly':>8s} {'solve':>7s} {'collide':>7s}"
-          f" {'max str':>7s} {'mean str':>8s} {'heap MiB':>8s}")
+          f" {'max str':>7s} {'mean str':>8s} {'heap MiB':>8s} {'inst':>4s}")
     by_variant = defaultdict(list)
     for (variant, size), r in table.items():
         f = lambda k: num(r, k)
-        print(f"{variant + '/' + str(size):22s} {f('real_time'):9.2f} {f('frame_median_ms'):8.2f}"
+        print(f"{variant + '/' + str(size):22s} {f('real_time'):9.2f} {f('cpu_time'):8.2f} {f('frame_median_ms'):8.2f}"
               f" {f('frame_min_ms'):8.2f} {f('steps_per_frame'):7.1f} {f('substeps_per_frame'):7.1f}"
               f" {f('rejected_per_frame'):5.2f} {f('cg_per_step'):7.0f} {f('assembly_ms'):8.2f}"
               f" {f('solve_ms'):7.2f} {f('collision_ms'):7.2f} {100 * f('max_edge_strain'):6.1f}%"
-              f" {100 * f('mean_edge_strain'):7.2f}% {f('heap_mib'):8.1f}")
+              f" {100 * f('mean_edge_strain'):7.2f}% {f('heap_mib'):8.1f} {f('instabilities'):4.0f}")
         by_variant[variant].append((f("vertices"), f("real_time")))
 
     print("\nms/frame ~ vertices^p (least squares in log-log):")
@@ -65,8 +67,8 @@ def main(path):
 
     pairs = [(c, b) for c, b in PEERS.items() if c in by_variant and b in by_variant]
     if pairs:
-        print("\nclothsim / Bullet, same scene and size (< 1: clothsim faster); ms of the single"
-              " frames' median and min; max edge strain of each at the end:")
+        print("\nclothsim / Bullet, same scene and size (< 1: clothsim faster): ms of the single"
+              " frames' median, ratios of their min and of CPU time per frame; max edge strain at the end:")
         for c, b in pairs:
             print(f"  {c} / {b}:")
             for size in sorted(s for v, s in table if v == c):
@@ -76,6 +78,7 @@ def main(path):
                 print(f"    {size:4d}^2  median {frame_median(rc):8.2f} / {frame_median(rb):7.2f} ms"
                       f" = {frame_median(rc) / frame_median(rb):6.2f}"
                       f"   min {num(rc, 'frame_min_ms') / num(rb, 'frame_min_ms'):6.2f}"
+                      f"   cpu {num(rc, 'cpu_time') / num(rb, 'cpu_time'):6.2f}"
                       f"   max strain {100 * num(rc, 'max_edge_strain'):6.1f}% vs"
                       f" {100 * num(rb, 'max_edge_strain'):6.1f}%")
     for line in open(path):
