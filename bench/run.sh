@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
 # Runs the benchmarks and writes a CSV baseline named after this machine:
-#   bench/run.sh [OUT.csv]     (default bench/baselines/<hostname-kind>.csv)
-# Each row is one benchmark; real_time is ms per simulated frame (1/60 s).
+#   bench/run.sh [OUT.csv [BENCHMARK_ARGS...]]   (default bench/baselines/cpp-2core.csv)
+# e.g. bench/run.sh out.csv --benchmark_filter='implicit|bullet'
+# Build directory: $CLOTHSIM_BENCH_BUILD (default build), jobs: $CLOTHSIM_BENCH_JOBS (default nproc).
+# Each row is one benchmark; real_time is ms per simulated frame (1/60 s). The Bullet peer's rows
+# appear where Bullet was found at configure time (bench/CMakeLists.txt).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLOTHSIM_BUILD_BENCH=ON >/dev/null
-cmake --build build -j"$(nproc)" --target clothsim_bench
+build="${CLOTHSIM_BENCH_BUILD:-build}"
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLOTHSIM_BUILD_BENCH=ON >/dev/null
+cmake --build "$build" -j"${CLOTHSIM_BENCH_JOBS:-$(nproc)}" --target clothsim_bench
 out="${1:-bench/baselines/cpp-2core.csv}"
+shift || true
 mkdir -p "$(dirname "$out")"
-build/bench/clothsim_bench --benchmark_format=csv --benchmark_repetitions=3 \
-  --benchmark_report_aggregates_only=true > "$out"
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+"$build"/bench/clothsim_bench --benchmark_format=csv --benchmark_repetitions=3 \
+  --benchmark_report_aggregates_only=true "$@" > "$out"
 {
-  echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/{print $2}') GiB"
-  echo "# commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%Y-%m-%d)"
+  echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/{print $2}') GiB; load average before / after: $load_before / $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (+ uncommitted changes)'), $(date -u +%Y-%m-%d)"
 } >> "$out"
 echo "bench: wrote $out"

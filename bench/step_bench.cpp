@@ -4,8 +4,11 @@
 // substep, so each finds the step it needs for this stiffness by itself and the table shows the price:
 // steps per frame, rejected steps, CG iterations per step (implicit), the assembly / solve /
 // collision split of B&W Table 1, and the max edge strain at the end (a fast but rubbery result
-// is visible). Not a test: numbers go to bench/baselines/*.csv via bench/run.sh, never into an
-// assertion.
+// is visible). "implicit-free" is the implicit integrator on the same cloth without the sphere, the
+// peer of Bullet's free variant (bullet_peer.cpp, built where Bullet is found); "xpbd-4x10" is XPBD
+// with Bullet's settings there (4 substeps, 10 passes each, no step control). Counters shared with
+// the peer (bench_common.hpp): single-frame median / min, mean edge strain, heap. Not a test:
+// numbers go to bench/baselines/*.csv via bench/run.sh, never into an assertion.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -18,24 +21,35 @@
 #include "cloth/forces.hpp"
 #include "cloth/mesh.hpp"
 #include "cloth/simulation.hpp"
+#include "bench_common.hpp"
 
 namespace {
 
 const std::vector<std::string> kIntegrators = {"implicit", "xpbd", "verlet", "symplectic-euler",
-                                               "rk4", "explicit-euler"};
-constexpr int kWarmupFrames = 60;  // 1 s: the cloth swings down and the step controller settles
+                                               "rk4", "explicit-euler", "implicit-free", "xpbd-4x10"};
+using bench::kWarmupFrames;
 
-cloth::Simulation hanging_cloth(int n, const std::string& integrator) {
+cloth::Simulation hanging_cloth(int n, const std::string& variant) {
+  const bool free = variant.ends_with("-free");
+  const bool bullet_like = variant == "xpbd-4x10";
+  const std::string integrator =
+      free ? variant.substr(0, variant.size() - 5) : bullet_like ? "xpbd" : variant;
   cloth::GridSpec spec;
   spec.nx = spec.ny = n;
   spec.center = cloth::Vec3(0, 1, 0);
   cloth::SpringMaterial material;
-  material.density = 0.1;  // kg/m^2 over 1 m^2: 0.1 kg
+  material.density = bench::kMass;  // kg/m^2 over 1 m^2
   cloth::SolverSettings solver;
   solver.integrator = integrator;
   solver.substeps = 1;
   solver.adaptive = true;
-  if (integrator == "xpbd") {
+  if (bullet_like) {
+    // Bullet's settings in the peer (bullet_peer.cpp): 4 substeps of 1/240 s, 10 Gauss-Seidel
+    // passes over the constraints per substep; softer than Bullet's links (compliance 1/k).
+    solver.substeps = 4;
+    solver.xpbd_iterations = 10;
+    solver.adaptive = false;
+  } else if (integrator == "xpbd") {
     // XPBD is stable at any step but one pass per substep is soft unless k h^2 / m is small
     // (docs/physics.md): the stretch test cannot see softness, so XPBD gets the substeps that
     // make k h^2 / m = 1/4 for the lightest vertex instead of adaptive steps.
@@ -44,37 +58,64 @@ cloth::Simulation hanging_cloth(int n, const std::string& integrator) {
     solver.substeps = static_cast<int>(std::ceil(solver.dt / h));
     solver.adaptive = false;
   }
-  cloth::Collider sphere{cloth::SphereShape{cloth::Vec3(0, 0.4, 0.1), 0.3}};
-  return cloth::Simulation(cloth::build_model(cloth::make_grid(spec), material), {sphere},
-                           {0, n - 1}, solver, cloth::Vec3(0, -9.81, 0));
+  std::vector<cloth::Collider> colliders;
+  if (!free) {
+    colliders.push_back(cloth::Collider{cloth::SphereShape{
+        cloth::Vec3(bench::kSphereX, bench::kSphereY, bench::kSphereZ), bench::kSphereRadius}});
+  }
+  return cloth::Simulation(cloth::build_model(cloth::make_grid(spec), material), colliders,
+                           {0, n - 1}, solver, cloth::Vec3(0, -bench::kGravity, 0));
 }
+
+struct Cached {
+  std::unique_ptr<cloth::Simulation> sim;
+  bench::HeapPeak heap;
+};
 
 // One simulation per (integrator, size), warmed up once and then shared by every run of that
 // benchmark (repetitions continue from where the last one stopped, on a settled cloth).
-cloth::Simulation& warmed_up(const std::string& integrator, int n) {
-  static std::map<std::pair<std::string, int>, std::unique_ptr<cloth::Simulation>> cache;
-  std::unique_ptr<cloth::Simulation>& sim = cache[{integrator, n}];
-  if (!sim) {
-    sim = std::make_unique<cloth::Simulation>(hanging_cloth(n, integrator));
-    for (int f = 0; f < kWarmupFrames; ++f) sim->step();
+Cached& warmed_up(const std::string& integrator, int n) {
+  static std::map<std::pair<std::string, int>, std::unique_ptr<Cached>> cache;
+  std::unique_ptr<Cached>& c = cache[{integrator, n}];
+  if (!c) {
+    c = std::make_unique<Cached>();
+    c->sim = std::make_unique<cloth::Simulation>(hanging_cloth(n, integrator));
+    c->heap.sample();
+    for (int f = 0; f < kWarmupFrames; ++f) {
+      c->sim->step();
+      c->heap.sample();
+    }
   }
-  return *sim;
+  return *c;
+}
+
+bench::StrainSummary edge_strain(const cloth::Simulation& sim) {
+  bench::StrainSummary s;
+  const std::vector<cloth::Edge>& edges = sim.model().edges;
+  if (edges.empty()) return s;
+  double sum = 0;
+  for (const cloth::Edge& e : edges) sum += cloth::edge_elongation(e, sim.state().x);
+  s.max = cloth::max_edge_strain(sim.model(), sim.state());
+  s.mean = sum / static_cast<double>(edges.size());
+  return s;
 }
 
 void BM_Frame(benchmark::State& state, const std::string& integrator) {
   const int n = static_cast<int>(state.range(0));
-  cloth::Simulation& sim = warmed_up(integrator, n);
+  Cached& cached = warmed_up(integrator, n);
+  cloth::Simulation& sim = *cached.sim;
   const auto steps0 = sim.rejected_steps();
   const cloth::StepTimings t0 = sim.total_timings();
   long long frames = 0, steps = 0, substeps = 0, cg = 0;
-  for (auto _ : state) {
+  bench::time_frames(state, [&] {
     const cloth::FrameReport r = sim.step();
     ++frames;
     steps += r.steps_taken;
     substeps += r.substeps;
     cg += r.solver_iterations;
     benchmark::DoNotOptimize(sim.state().x.data());
-  }
+  });
+  cached.heap.sample();
   const cloth::StepTimings& t1 = sim.total_timings();
   const double per_frame = frames > 0 ? 1.0 / static_cast<double>(frames) : 0.0;
   state.counters["vertices"] = n * n;
@@ -86,7 +127,8 @@ void BM_Frame(benchmark::State& state, const std::string& integrator) {
   state.counters["assembly_ms"] = (t1.assembly_ms - t0.assembly_ms) * per_frame;
   state.counters["solve_ms"] = (t1.solve_ms - t0.solve_ms) * per_frame;
   state.counters["collision_ms"] = (t1.collision_ms - t0.collision_ms) * per_frame;
-  state.counters["max_edge_strain"] = cloth::max_edge_strain(sim.model(), sim.state());
+  state.counters["heap_mib"] = cached.heap.mib();
+  bench::set_strain_counters(state, edge_strain(sim));
   state.counters["instabilities"] = sim.instabilities();
 }
 
@@ -96,7 +138,7 @@ void BM_Frame(benchmark::State& state, const std::string& integrator) {
 const bool kRegistered = [] {
   for (const std::string& name : kIntegrators) {
     auto* b = benchmark::RegisterBenchmark(("BM_Frame/" + name).c_str(), BM_Frame, name);
-    const bool cheap = name == "implicit" || name == "xpbd";
+    const bool cheap = name == "implicit" || name == "implicit-free" || name.starts_with("xpbd");
     for (int n : {16, 32, 51, 64, 100, 128}) {
       if (cheap || n <= 64) b->Arg(n);
     }

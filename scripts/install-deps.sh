@@ -10,6 +10,7 @@ packages=(
   libglfw3-dev python3-glad libimgui-dev libglm-dev libeigen3-dev libstb-dev
   nlohmann-json3-dev libtinyobjloader-dev libcli11-dev
   libgtest-dev libbenchmark-dev
+  libbullet-dev  # the benchmark's peer (bench/bullet_peer.cpp), built only where found
   ffmpeg xvfb xauth xdotool imagemagick libgl1-mesa-dri mesa-utils
 )
 if [ "${1:-}" = "--fuzz" ]; then

@@ -1,0 +1,75 @@
+// What every benchmark of the frame (clothsim's integrators and the Bullet peer) shares, so that
+// their rows of one CSV mean the same thing: the scene's constants, the per-frame clock and the
+// heap figure.
+#pragma once
+
+#include <benchmark/benchmark.h>
+#include <malloc.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <vector>
+
+namespace bench {
+
+// The scene (bench/README.md): a 1 m x 1 m cloth of 0.1 kg whose grid lies in the plane y = 1 m,
+// centred on the y axis, pinned at its two corners (-0.5, 1, -0.5) and (0.5, 1, -0.5), above a
+// sphere of radius 0.3 m centred at (0, 0.4, 0.1); 60 frames per second; gravity 9.81 m/s^2.
+constexpr double kFrameDt = 1.0 / 60.0;  // s
+constexpr double kGravity = 9.81;         // m/s^2
+constexpr double kMass = 0.1;             // kg
+constexpr double kSphereRadius = 0.3;     // m
+constexpr double kSphereX = 0.0, kSphereY = 0.4, kSphereZ = 0.1;  // m
+constexpr int kWarmupFrames = 60;  // 1 s: the cloth swings down onto the sphere and settles
+
+// Bytes the process has allocated and not freed (glibc: arena chunks in use + mmapped blocks).
+// Under a sanitizer, whose allocator glibc does not see, this reads ~0.
+inline double heap_in_use_bytes() {
+  const struct mallinfo2 mi = mallinfo2();
+  return static_cast<double>(mi.uordblks) + static_cast<double>(mi.hblkhd);
+}
+
+// Peak heap of one configuration: sampled at frame boundaries (after construction, after every
+// warm-up frame and after the timed frames), minus what was in use before it was built. Memory
+// allocated and freed inside one frame is not seen.
+class HeapPeak {
+ public:
+  HeapPeak() : base_(heap_in_use_bytes()) {}
+  void sample() { peak_ = std::max(peak_, heap_in_use_bytes() - base_); }
+  double mib() const { return peak_ / (1024.0 * 1024.0); }
+
+ private:
+  double base_;
+  double peak_ = 0;
+};
+
+// Runs the timed loop of a benchmark, one frame per iteration, and adds the median and minimum
+// of the single frames' wall-clock times (real_time is their mean) as counters.
+template <class Frame>
+void time_frames(benchmark::State& state, Frame&& frame) {
+  std::vector<double> ms;
+  ms.reserve(static_cast<std::size_t>(state.max_iterations));
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    frame();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  if (ms.empty()) return;
+  std::sort(ms.begin(), ms.end());
+  state.counters["frame_min_ms"] = ms.front();
+  state.counters["frame_median_ms"] = ms[ms.size() / 2];
+}
+
+// Mean of the edges' elongations |x_i - x_j| / rest - 1 (negative where compressed) and the max.
+struct StrainSummary {
+  double max = 0;
+  double mean = 0;
+};
+
+inline void set_strain_counters(benchmark::State& state, const StrainSummary& s) {
+  state.counters["max_edge_strain"] = s.max;
+  state.counters["mean_edge_strain"] = s.mean;
+}
+
+}  // namespace bench
