@@ -461,6 +461,7 @@ int App::run() {
     ui_stats_.recording = recorder_.active();
     ui_stats_.recording_path = recorder_.path();
     ui_stats_.recorded_frames = recorder_.frames();
+    ui_stats_.recorded_seconds = recorder_.seconds();
     const auto draw_start = std::chrono::steady_clock::now();
     ui_->begin_frame();
     apply(ui_->build(active_sim(), ui_state_, ui_stats_, pane_summaries()));

@@ -83,7 +83,7 @@ ParseResult parse_command_line(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   cli.add_option("--view", view_list,
                  "Render modes and overlays, comma-separated: wireframe, heat-map, velocity, force, "
-                 "wind, contacts, checker, fabric, no-pins, no-ground, no-shadow");
+                 "wind, contacts, springs, checker, fabric, no-pins, no-ground, no-shadow");
   cli.add_option("--shader-dir", o.shader_dir, "Directory of the GLSL shaders")
       ->capture_default_str();
 

@@ -6,6 +6,7 @@
 
 #include "collider_meshes.hpp"
 #include "contact_marks.hpp"
+#include "element_lines.hpp"
 #include "heat_map.hpp"
 #include "normals.hpp"
 #include "paths.hpp"
@@ -205,6 +206,8 @@ void Renderer::upload_markers(const cloth::Simulation& sim, const ViewOptions& v
 
 void Renderer::upload_arrows(const cloth::Simulation& sim, const ViewOptions& view, const glm::vec3& eye) {
   scratch_arrows_.clear();
+  if (view.show_springs) build_element_lines(sim, scratch_arrows_);
+  element_point_count_ = GLsizei(scratch_arrows_.size());
   build_arrows(sim, view, eye, scratch_arrows_);
   arrow_point_count_ = GLsizei(scratch_arrows_.size());
   if (arrow_point_count_ == 0) return;
@@ -350,14 +353,16 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, con
     lit_.set("u_flat", 0);
   }
 
-  // Arrows on top of the cloth: half of them would otherwise point into it and vanish.
+  // Element lines lie on the cloth (which was pushed back) and are depth-tested like it; arrows
+  // go on top of everything: half of them would otherwise point into the cloth and vanish.
   upload_arrows(sim, view, eye);
   if (arrow_point_count_ > 0) {
-    glDisable(GL_DEPTH_TEST);
     lines_.use();
     lines_.set("u_view_proj", view_proj);
     glBindVertexArray(arrow_vao_.id());
-    glDrawArrays(GL_LINES, 0, arrow_point_count_);
+    glDrawArrays(GL_LINES, 0, element_point_count_);
+    glDisable(GL_DEPTH_TEST);
+    glDrawArrays(GL_LINES, element_point_count_, arrow_point_count_ - element_point_count_);
     glEnable(GL_DEPTH_TEST);
   }
 

@@ -53,7 +53,7 @@ class Renderer {
   void upload_strain_colors(const cloth::Simulation& sim, float top);
   /// Pinned, grabbed and (view.show_contacts) touching vertices.
   void upload_markers(const cloth::Simulation& sim, const ViewOptions& view);
-  /// The arrows `view` asks for (none: nothing uploaded).
+  /// The element lines and arrows `view` asks for (none: nothing uploaded).
   void upload_arrows(const cloth::Simulation& sim, const ViewOptions& view, const glm::vec3& eye);
   void draw_ground(const Ground& g, const glm::mat4& view_proj, const glm::vec3& eye);
 
@@ -81,7 +81,8 @@ class Renderer {
   GLsizei marker_count_ = 0;
   GlVertexArray arrow_vao_;
   GlBuffer arrow_vbo_;  ///< interleaved position + colour per segment end
-  GLsizei arrow_point_count_ = 0;
+  GLsizei arrow_point_count_ = 0;   ///< all line points: the element lines first, then the arrows
+  GLsizei element_point_count_ = 0;  ///< of which the element lines (drawn depth-tested)
   std::vector<ColoredPoint> scratch_arrows_;
 };
 

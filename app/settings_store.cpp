@@ -30,6 +30,7 @@ constexpr ViewField kViewFlags[] = {
     {"force_arrows", &ViewOptions::force_arrows},
     {"wind_arrows", &ViewOptions::wind_arrows},
     {"show_contacts", &ViewOptions::show_contacts},
+    {"show_springs", &ViewOptions::show_springs},
 };
 
 bool finite_number(const json& j) { return j.is_number() && std::isfinite(j.get<double>()); }

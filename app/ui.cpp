@@ -611,6 +611,10 @@ void Ui::view_section(UiState& state, const UiStats& stats, UiActions& actions) 
   ImGui::SameLine();
   ImGui::Checkbox("contacts", &state.view.show_contacts);
   tip("Cyan dots: vertices touching a solid or the ground (within its contact offset + 1 mm)");
+  ImGui::SameLine();
+  ImGui::Checkbox("springs", &state.view.show_springs);
+  tip("The model's springs: structural white, shear yellow, bend magenta (mass-spring model; the "
+      "other models show their triangle edges in white)");
   if (ImGui::Button("Reset camera")) actions.reset_camera = true;
   tip("Back to the scene's camera");
   for (const auto& [label, preset] : {std::pair{"Front", CameraPreset::Front}, std::pair{"Side", CameraPreset::Side},
@@ -625,8 +629,8 @@ void Ui::view_section(UiState& state, const UiStats& stats, UiActions& actions) 
   if (ImGui::Button(stats.recording ? "Stop recording" : "Record")) actions.toggle_recording = true;
   tip("Record the window to out/recording-<time>.mp4 through ffmpeg (V)");
   if (stats.recording)
-    ImGui::TextColored(kErrorColor, "REC %s (%d frames)", stats.recording_path.c_str(),
-                       stats.recorded_frames);
+    ImGui::TextColored(kErrorColor, "REC %s (%d frames, %.1f s)", stats.recording_path.c_str(),
+                       stats.recorded_frames, stats.recorded_seconds);
   if (!stats.message.empty()) ImGui::TextWrapped("%s", stats.message.c_str());
 }
 

@@ -35,6 +35,7 @@ struct UiStats {
   bool recording = false;
   std::string recording_path;
   int recorded_frames = 0;
+  double recorded_seconds = 0;  ///< length of the video so far (frames at the fixed rate), s
   std::string message;  ///< last status line (screenshot written, recording error, ...)
   std::string scene_path;   ///< the scene file running
   std::string scene_error;  ///< why the last scene load failed ("" = it did not)

@@ -19,6 +19,7 @@ const std::vector<std::pair<std::string, Setter>>& setters() {
       {"force", [](ViewOptions& v) { v.force_arrows = true; }},
       {"wind", [](ViewOptions& v) { v.wind_arrows = true; }},
       {"contacts", [](ViewOptions& v) { v.show_contacts = true; }},
+      {"springs", [](ViewOptions& v) { v.show_springs = true; }},
       {"checker", [](ViewOptions& v) { v.texture = ClothTexture::Checker; }},
       {"fabric", [](ViewOptions& v) { v.texture = ClothTexture::Fabric; }},
       {"no-pins", [](ViewOptions& v) { v.show_pins = false; }},

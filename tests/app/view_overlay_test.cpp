@@ -8,6 +8,7 @@
 #include "arrows.hpp"
 #include "camera.hpp"
 #include "contact_marks.hpp"
+#include "element_lines.hpp"
 #include "cloth/error.hpp"
 #include "cloth/scene.hpp"
 #include "view_options.hpp"
@@ -137,6 +138,31 @@ TEST(ContactMarks, VerticesOnTheGroundTouchItOthersDoNot) {
     auto sim = cloth::make_simulation(scene);
     EXPECT_EQ(app::touching_vertices(*sim).size(), height < 0.01 ? 36u : 0u) << height;
   }
+}
+
+// Seed 002 section 3's counts on a w x h grid: 2hw-h-w structural, 2(w-1)(h-1) shear and
+// 2(hw-h-w) bend springs, each drawn once in its colour between its two vertices.
+TEST(ElementLines, EverySpringOnceInTheColourOfItsKind) {
+  cloth::Scene scene;
+  cloth::GridSpec g;
+  g.nx = 5;
+  g.ny = 4;
+  scene.mesh = cloth::make_grid(g);
+  auto sim = cloth::make_simulation(scene);
+  std::vector<app::ColoredPoint> out;
+  app::build_element_lines(*sim, out);
+  const int w = 5, h = 4;
+  int structural = 0, shear = 0, bend = 0;
+  for (size_t k = 0; k < out.size(); k += 2) {
+    ASSERT_EQ(out[k].color, out[k + 1].color);
+    structural += out[k].color == app::ElementColors::kStructural;
+    shear += out[k].color == app::ElementColors::kShear;
+    bend += out[k].color == app::ElementColors::kBend;
+  }
+  EXPECT_EQ(structural, 2 * h * w - h - w);
+  EXPECT_EQ(shear, 2 * (w - 1) * (h - 1));
+  EXPECT_EQ(bend, 2 * (h * w - h - w));
+  EXPECT_EQ(out.size(), size_t(2 * (structural + shear + bend)));
 }
 
 TEST(Camera, PresetsLookAlongTheAxesAtTheSameTarget) {
