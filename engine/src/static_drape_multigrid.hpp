@@ -9,8 +9,8 @@
 namespace cloth::drape {
 
 /// Levels from the finest (0) to the coarsest: each a generated grid of (n + 1) / 2 points a side,
-/// the same material and model type, fixed points by 7.1. Coarsening stops at a side <= coarsest
-/// or at an even side.
+/// the same material (buckling b scaled by 4 per level, 5.5) and model type, fixed points by 7.1.
+/// Coarsening stops at a side <= coarsest or at an even side.
 struct Hierarchy {
   std::vector<Level> levels;
 };
@@ -24,7 +24,7 @@ void interpolate_correction(const Level& coarse, const Level& fine, const std::v
                             Interpolation kind, std::vector<Vec3>& e);
 
 /// One V or W cycle on x (finest level); adds the sweeps done on the finest grid and the work
-/// units (sweeps weighted by level size).
+/// units (passes over each level, sweeps and force or energy evaluations, weighted by its size).
 void multigrid_cycle(Hierarchy& h, std::vector<Vec3>& x, const MultigridOptions& o,
                      const RelaxOptions& r, std::mt19937_64& rng, int* fine_sweeps, double* work);
 

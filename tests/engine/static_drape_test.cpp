@@ -1,5 +1,5 @@
 // Static drape solver (Feynman 1986 sections 4, 6, 7; static_drape.hpp): every minimiser reaches
-// the same equilibrium, which is a minimum; multigrid needs fewer fine sweeps than relaxation;
+// the same equilibrium, which is a minimum; multigrid needs fewer work units than relaxation;
 // solids are respected; bad input is rejected. Measured numbers are printed (docs/physics.md).
 #include <gtest/gtest.h>
 
@@ -127,25 +127,41 @@ TEST(StaticDrape, ResultIsAMinimum) {
   }
 }
 
-TEST(StaticDrape, MultigridNeedsFewerFineSweepsThanRelaxation) {
-  // 17 x 17 (measured 296 multigrid fine sweeps against 1171 for red-black relaxation at 1e-6 N).
-  // At 33 x 33 this multigrid does not keep its advantage (2620 against 3278: docs/physics.md),
-  // so the larger grid is not asserted.
-  const DrapeProblem p = curtain(17);
+// The claim: multigrid reaches the force tolerance with fewer fine-grid work units than
+// red-black relaxation (the thesis's order, 4.2). Both without the random turn of 4.1 (it breaks
+// symmetries; the curtain has one equilibrium, in its plane), so both are deterministic. Work units
+// count every pass of the multigrid over a level (sweeps, force and energy evaluations) weighted by
+// its size. Relaxation is given `budget` times the multigrid's work units as sweeps and must still
+// be more than 100 times the tolerance away (to convergence it needs far more: docs/physics.md).
+void expect_multigrid_beats_relaxation(int n, double budget) {
+  const DrapeProblem p = curtain(n);
   const double tol = 1e-6;
-  const DrapeResult mg = solve_drape(p, options(DrapeMethod::Multigrid, tol, 2000));
-  print("17x17 multigrid V", mg);
+  DrapeOptions o = options(DrapeMethod::Multigrid, tol, 200);
+  o.relax.perturbation_deg = 0;
+  const DrapeResult mg = solve_drape(p, o);
+  const std::string size = std::to_string(n) + "x" + std::to_string(n);
+  print((size + " multigrid V").c_str(), mg);
   ASSERT_TRUE(mg.converged) << mg.message;
-  // Relaxation (red-black, the thesis's) is given 2.5 times the multigrid's fine sweeps (and
-  // more than its total work units) and must still not be there.
-  const int cap = 5 * mg.fine_sweeps / 2;
-  ASSERT_GT(cap, mg.work_units);
-  DrapeOptions o = options(DrapeMethod::Relaxation, tol, cap);
+  o = options(DrapeMethod::Relaxation, tol, static_cast<int>(budget * mg.work_units));
+  o.relax.perturbation_deg = 0;
   const DrapeResult relax = solve_drape(p, o);
-  print("17x17 relaxation red-black", relax);
+  print((size + " relaxation red-black").c_str(), relax);
   EXPECT_FALSE(relax.converged) << "relaxation converged in " << relax.fine_sweeps << " sweeps, multigrid needed "
-                                << mg.fine_sweeps;
-  EXPECT_GT(relax.max_force, tol);
+                                << mg.work_units << " work units";
+  EXPECT_GT(relax.max_force, 100 * tol);
+}
+
+TEST(StaticDrape, MultigridNeedsFewerWorkUnitsThanRelaxationAt17) {
+  // Measured: 8 V-cycles, 104.3 work units; red-black relaxation converges in 1276 sweeps.
+  expect_multigrid_beats_relaxation(17, 2.5);
+}
+
+TEST(StaticDrape, MultigridNeedsFewerWorkUnitsThanRelaxationAt65) {
+  // Measured: 5 V-cycles, 62.7 work units (the cycle count does not grow with the grid); red-black
+  // relaxation is at 2.0e-4 N after the 125 sweeps it is given (with the 7 degree turn it needs
+  // 10712 to converge, against the multigrid's 150.5 work units: docs/physics.md). The budget is
+  // 2x so that the test stays under a minute in Release (a 65 x 65 red-black sweep takes ~0.2 s).
+  expect_multigrid_beats_relaxation(65, 2);
 }
 
 TEST(StaticDrape, TableclothOverSphereStaysOutside) {

@@ -81,7 +81,9 @@ struct DrapeProgress {
   double energy = 0;      ///< E(x), J
   double max_force = 0;   ///< max residual |f| over free vertices, N (see drape_max_force)
   int fine_sweeps = 0;    ///< cumulative relaxation sweeps on the finest grid
-  double work_units = 0;  ///< cumulative sweeps weighted by level size / finest size
+  /// Cumulative fine-sweep equivalents: relaxation sweeps, and for multigrid every pass over a
+  /// level (a sweep, or an evaluation of its forces or energy) weighted by level size / finest size.
+  double work_units = 0;
 };
 
 struct DrapeOptions {
