@@ -275,6 +275,21 @@ void App::apply(const UiActions& actions) {
   if (!actions.load_scene.empty()) load_scene_file(actions.load_scene);
   if (!actions.save_scene.empty()) save_scene(actions.save_scene);
   if (actions.rebuild_resolution > 0) rebuild_at_resolution(actions.rebuild_resolution);
+  if (!actions.add_solid.empty() || actions.remove_solid >= 0) {
+    Pane& pane = panes_[size_t(active_)];
+    try {
+      if (!actions.add_solid.empty()) {
+        const int k = add_pane_collider(pane, new_solid_entry(*pane.sim, actions.add_solid));
+        report("added a " + actions.add_solid + " (solid " + std::to_string(k) + ")");
+      } else {
+        mouse_.cancel(*panes_[size_t(mouse_pane_)].sim);  // a solid being dragged may be the one
+        remove_pane_collider(pane, actions.remove_solid);
+        report("removed solid " + std::to_string(actions.remove_solid));
+      }
+    } catch (const cloth::InputError& e) {
+      report(e.what());
+    }
+  }
   if (actions.activate_pane >= 0 && actions.activate_pane < int(panes_.size())) activate(actions.activate_pane);
   if (actions.screenshot) screenshot_requested_ = true;
   if (actions.toggle_recording) recording_toggle_requested_ = true;

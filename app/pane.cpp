@@ -44,6 +44,52 @@ std::vector<PaneScene> scenes_at_resolution(const std::vector<Pane>& panes, int 
   return out;
 }
 
+nlohmann::json new_solid_entry(const cloth::Simulation& sim, const std::string& type) {
+  const auto& x = sim.state().x;
+  cloth::Vec3 lo = x.front(), hi = x.front();
+  for (const cloth::Vec3& p : x) {
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
+  const double size = std::clamp((hi - lo).maxCoeff() / 3.0, 0.05, 2.0);  // m
+  const cloth::Vec3 c((lo.x() + hi.x()) / 2, lo.y() - 0.55 * size - 0.02, (lo.z() + hi.z()) / 2);
+  const auto vec = [](const cloth::Vec3& v) { return nlohmann::json::array({v.x(), v.y(), v.z()}); };
+  const double r = size / 2;
+  if (type == "sphere") return {{"type", "sphere"}, {"center", vec(c)}, {"radius", r}};
+  if (type == "box") return {{"type", "box"}, {"center", vec(c)}, {"half_extents", {r, r, r}}};
+  if (type == "capsule") {
+    return {{"type", "capsule"}, {"a", vec(c - cloth::Vec3(r, 0, 0))}, {"b", vec(c + cloth::Vec3(r, 0, 0))},
+            {"radius", r / 2}};
+  }
+  throw cloth::InputError("a new solid must be a sphere, box or capsule, not '" + type + "'");
+}
+
+int add_pane_collider(Pane& pane, const nlohmann::json& entry) {
+  nlohmann::json& list = pane.document["colliders"];
+  if (!list.is_array()) list = nlohmann::json::array();
+  const std::string key = "colliders." + std::to_string(list.size());
+  const int k = pane.sim->add_collider(cloth::parse_collider_entry(entry, key, pane.source_dir));
+  list.push_back(entry);
+  return k;
+}
+
+void remove_pane_collider(Pane& pane, int k) {
+  if (k < 0 || k >= int(pane.sim->colliders().size())) throw cloth::InputError("there is no solid " + std::to_string(k));
+  nlohmann::json& cloth_doc = pane.document["cloth"];
+  if (cloth_doc.contains("pins")) {
+    for (const nlohmann::json& pin : cloth_doc["pins"]) {
+      if (pin.value("collider", -1) == k) throw cloth::InputError("a pin follows this solid: it cannot be removed");
+    }
+  }
+  pane.sim->remove_collider(k);
+  pane.document["colliders"].erase(size_t(k));
+  if (cloth_doc.contains("pins")) {
+    for (nlohmann::json& pin : cloth_doc["pins"]) {
+      if (pin.value("collider", -1) > k) pin["collider"] = pin["collider"].get<int>() - 1;
+    }
+  }
+}
+
 std::vector<Pane> make_panes(const std::vector<PaneScene>& scenes) {
   std::vector<Pane> panes;
   for (const PaneScene& s : scenes) {

@@ -42,6 +42,19 @@ std::vector<PaneScene> scenes_at_resolution(const std::vector<Pane>& panes, int 
                                             const cloth::CameraSpec& camera,
                                             std::vector<std::string>& warnings);
 
+/// A scene-file collider entry for a new solid of `type` ("sphere", "box" or "capsule"), sized
+/// to the cloth (about a third of its extent) and placed just below its lowest point, centred
+/// under it: the panel's "Add solid". Throws cloth::InputError for another type.
+nlohmann::json new_solid_entry(const cloth::Simulation& sim, const std::string& type);
+
+/// Adds the solid `entry` (a scene-file collider entry) to the pane's simulation and to its
+/// document, so that a saved scene has it. Returns its index. Throws cloth::InputError.
+int add_pane_collider(Pane& pane, const nlohmann::json& entry);
+
+/// Removes solid k from the pane's simulation and its document (pins that follow a later solid
+/// are renumbered). Throws cloth::InputError for a solid a pin follows, or no solid k.
+void remove_pane_collider(Pane& pane, int k);
+
 /// A pane per scene, its simulation built. Throws cloth::InputError.
 std::vector<Pane> make_panes(const std::vector<PaneScene>& scenes);
 

@@ -69,7 +69,33 @@ Renderer::Renderer(const std::string& shader_dir, const cloth::Simulation& sim)
       fabric_(load_texture(texture_dir() + "/fabric.png")) {
   upload_cloth_topology(sim);
 
-  // The solids, uploaded once at their starting places.
+  upload_colliders(sim);
+
+  // Ground: one big quad (4 corners, rewritten per plane when drawn), drawn as a triangle fan.
+  glBindVertexArray(ground_vao_.id());
+  glBindBuffer(GL_ARRAY_BUFFER, ground_vbo_.id());
+  glBufferData(GL_ARRAY_BUFFER, 4 * sizeof(glm::vec3), nullptr, GL_DYNAMIC_DRAW);
+  attrib_vec3(0, sizeof(glm::vec3), 0);
+
+  // Markers: position + colour per point.
+  glBindVertexArray(marker_vao_.id());
+  glBindBuffer(GL_ARRAY_BUFFER, marker_vbo_.id());
+  attrib_vec3(0, 2 * sizeof(glm::vec3), 0);
+  attrib_vec3(1, 2 * sizeof(glm::vec3), sizeof(glm::vec3));
+
+  // Arrows: the same layout (ColoredPoint is position then colour).
+  static_assert(sizeof(ColoredPoint) == 2 * sizeof(glm::vec3));
+  glBindVertexArray(arrow_vao_.id());
+  glBindBuffer(GL_ARRAY_BUFFER, arrow_vbo_.id());
+  attrib_vec3(0, sizeof(ColoredPoint), 0);
+  attrib_vec3(1, sizeof(ColoredPoint), sizeof(glm::vec3));
+
+  glBindVertexArray(0);
+}
+
+void Renderer::upload_colliders(const cloth::Simulation& sim) {
+  // At their starting places; motion and mouse offsets move them when drawn.
+  collider_meshes_.clear();
   for (const cloth::Collider& c : sim.colliders()) {
     const std::optional<SimpleMesh> m = collider_mesh(c.shape);
     if (!m) {
@@ -92,27 +118,8 @@ Renderer::Renderer(const std::string& shader_dir, const cloth::Simulation& sim)
                  m->indices.data(), GL_STATIC_DRAW);
     collider_meshes_.push_back(std::move(gpu));
   }
-
-  // Ground: one big quad (4 corners, rewritten per plane when drawn), drawn as a triangle fan.
-  glBindVertexArray(ground_vao_.id());
-  glBindBuffer(GL_ARRAY_BUFFER, ground_vbo_.id());
-  glBufferData(GL_ARRAY_BUFFER, 4 * sizeof(glm::vec3), nullptr, GL_DYNAMIC_DRAW);
-  attrib_vec3(0, sizeof(glm::vec3), 0);
-
-  // Markers: position + colour per point.
-  glBindVertexArray(marker_vao_.id());
-  glBindBuffer(GL_ARRAY_BUFFER, marker_vbo_.id());
-  attrib_vec3(0, 2 * sizeof(glm::vec3), 0);
-  attrib_vec3(1, 2 * sizeof(glm::vec3), sizeof(glm::vec3));
-
-  // Arrows: the same layout (ColoredPoint is position then colour).
-  static_assert(sizeof(ColoredPoint) == 2 * sizeof(glm::vec3));
-  glBindVertexArray(arrow_vao_.id());
-  glBindBuffer(GL_ARRAY_BUFFER, arrow_vbo_.id());
-  attrib_vec3(0, sizeof(ColoredPoint), 0);
-  attrib_vec3(1, sizeof(ColoredPoint), sizeof(glm::vec3));
-
   glBindVertexArray(0);
+  uploaded_colliders_ = sim.collider_version();
 }
 
 void Renderer::upload_cloth_topology(const cloth::Simulation& sim) {
@@ -253,6 +260,7 @@ void Renderer::draw_ground(const Ground& g, const glm::mat4& view_proj, const gl
 void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, const Viewport& vp,
                     const ViewOptions& view) {
   upload_cloth(sim);
+  if (uploaded_colliders_ != sim.collider_version()) upload_colliders(sim);
   if (view.strain_heat_map) upload_strain_colors(sim, view.heat_map_top);
   upload_markers(sim, view);
 

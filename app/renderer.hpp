@@ -46,6 +46,8 @@ class Renderer {
     GlBuffer indices;
     GLsizei index_count = 0;
   };
+  /// A drawn mesh per solid of sim.colliders() (at start, and when a solid is added or removed).
+  void upload_colliders(const cloth::Simulation& sim);
   /// Sizes the cloth's vertex buffers and uploads its triangles (at start, and after a tear).
   void upload_cloth_topology(const cloth::Simulation& sim);
   void upload_cloth(const cloth::Simulation& sim);
@@ -74,6 +76,7 @@ class Renderer {
 
   /// One mesh per solid collider, in the order of sim.colliders(); null for planes.
   std::vector<std::unique_ptr<GpuMesh>> collider_meshes_;
+  std::uint64_t uploaded_colliders_ = 0;  ///< sim.collider_version() of collider_meshes_
   GlVertexArray ground_vao_;
   GlBuffer ground_vbo_;
   GlVertexArray marker_vao_;

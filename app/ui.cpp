@@ -103,7 +103,7 @@ UiActions Ui::build(cloth::Simulation& sim, UiState& state, const UiStats& stats
     simulation_section(sim, state, actions);
   if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) material_section(sim);
   if (ImGui::CollapsingHeader("Forces", ImGuiTreeNodeFlags_DefaultOpen)) forces_section(sim);
-  if (ImGui::CollapsingHeader("Collisions")) collisions_section(sim);
+  if (ImGui::CollapsingHeader("Collisions")) collisions_section(sim, actions);
   if (ImGui::CollapsingHeader("Tearing")) tearing_section(sim);
   if (ImGui::CollapsingHeader("Static drape")) drape_section(sim);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
@@ -312,7 +312,7 @@ void Ui::material_section(cloth::Simulation& sim) {
   error_line(material_error_);
 }
 
-void Ui::collisions_section(cloth::Simulation& sim) {
+void Ui::collisions_section(cloth::Simulation& sim, UiActions& actions) {
   for (int k = 0; k < int(sim.colliders().size()); ++k) {
     const cloth::Collider& c = sim.colliders()[size_t(k)];
     ImGui::PushID(k);
@@ -329,8 +329,16 @@ void Ui::collisions_section(cloth::Simulation& sim) {
     }
     tip("Coulomb friction against this solid (dimensionless): the cloth sticks while the tangential "
         "force is below mu_s times the normal force, and slides with mu_k times it");
+    if (ImGui::SmallButton("Remove")) actions.remove_solid = k;
+    tip("Take this solid out of the scene (Save keeps it out)");
     ImGui::PopID();
   }
+  ImGui::TextUnformatted("Add:");
+  for (const char* type : {"sphere", "box", "capsule"}) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton(type)) actions.add_solid = type;
+  }
+  tip("Add a solid a third of the cloth's size just below it; Shift + drag moves it");
   const cloth::FrameReport& r = sim.last_report();
   ImGui::Text("solid contacts %d, collision %.2f ms/frame", r.contacts, r.timings.collision_ms);
   tip("Vertices touching a solid in the last substep; wall time of the collision stage");

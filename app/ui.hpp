@@ -54,6 +54,8 @@ struct UiActions {
   std::string load_scene = "";  ///< a scene file to load instead of the current one ("" = none)
   std::string save_scene = "";  ///< save the active pane as a scene file here ("" = no)
   int rebuild_resolution = 0;   ///< > 0: rebuild the cloth with this many vertices across
+  std::string add_solid = "";   ///< "sphere", "box", "capsule": add one under the cloth ("" = no)
+  int remove_solid = -1;        ///< >= 0: remove this solid
 };
 
 class Ui {
@@ -87,7 +89,7 @@ class Ui {
   void simulation_section(cloth::Simulation& sim, UiState& state, UiActions& actions);
   void material_section(cloth::Simulation& sim);
   void forces_section(cloth::Simulation& sim);
-  void collisions_section(cloth::Simulation& sim);
+  void collisions_section(cloth::Simulation& sim, UiActions& actions);
   void tearing_section(cloth::Simulation& sim);
   /// The heat map's colour bar with its strain labels (top = strain in red).
   void heat_map_legend(float top);

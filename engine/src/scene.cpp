@@ -516,6 +516,13 @@ void apply_override(json& doc, const std::string& assignment) {
   }
 }
 
+Collider parse_collider_entry(const json& entry, const std::string& key, const std::string& source_dir) {
+  std::vector<std::string> warnings;
+  Collider c = parse_collider(entry, key, source_dir, warnings);
+  if (!warnings.empty()) throw InputError(warnings.front());
+  return c;
+}
+
 json load_scene_document(const std::string& path, const std::vector<std::string>& overrides) {
   std::ifstream in(path);
   if (!in) throw InputError("cannot open scene file " + path);

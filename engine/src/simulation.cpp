@@ -327,6 +327,26 @@ void Simulation::set_collider_friction(int k, double static_mu, double kinetic_m
   colliders_[size_t(k)].kinetic_friction = kinetic_mu;
 }
 
+int Simulation::add_collider(const Collider& collider) {
+  if (!std::isfinite(collider.thickness) || collider.thickness < 0 || collider.thickness > 1)
+    throw InputError("collider thickness must be in [0, 1] m");
+  for (double mu : {collider.friction, collider.mu_kinetic()}) {
+    if (!std::isfinite(mu) || mu < 0 || mu > 10) throw InputError("collider friction must be in [0, 10]");
+  }
+  Vec3 normal;
+  if (!std::isfinite(shape_signed_distance(collider.shape, Vec3::Zero(), &normal)))
+    throw InputError("collider shape has a non-finite size or position");
+  colliders_.push_back(collider);
+  ++collider_version_;
+  return int(colliders_.size()) - 1;
+}
+
+void Simulation::remove_collider(int k) {
+  if (k < 0 || k >= int(colliders_.size())) throw InputError("there is no collider " + std::to_string(k));
+  colliders_.erase(colliders_.begin() + k);
+  ++collider_version_;
+}
+
 void Simulation::set_collider_offset(int k, const Vec3& offset) {
   if (k < 0 || k >= int(colliders_.size()) || !offset.allFinite()) return;
   colliders_[size_t(k)].offset = offset;

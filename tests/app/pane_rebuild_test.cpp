@@ -1,8 +1,10 @@
-// Rebuilding the running cloth at another resolution (pane.hpp: scenes_at_resolution): the new
-// grid, every live setting kept, pins by name kept and pins by vertex index dropped.
+// Changing the running scene from the panel (pane.hpp): rebuilding the cloth at another
+// resolution (the new grid, every live setting kept, pins by name kept and pins by vertex index
+// dropped), and adding or removing solids (simulation and saved document stay in step).
 #include <gtest/gtest.h>
 
 #include "cloth/error.hpp"
+#include "cloth/scene_writer.hpp"
 #include "pane.hpp"
 #include "paths.hpp"
 
@@ -44,6 +46,52 @@ TEST(PaneRebuild, AMeshFileHasNoResolutionToChange) {
       default_panes({R"(cloth.mesh={"obj": "../meshes/cloth_patch_low.obj"})", "cloth.pins=[]"});
   std::vector<std::string> warnings;
   EXPECT_THROW(app::scenes_at_resolution(panes, 20, cloth::CameraSpec{}, warnings), cloth::InputError);
+}
+
+// A sphere added under a falling sheet catches it; the saved scene has the sphere; removing it
+// again lets the next sheet fall through.
+TEST(PaneSolids, AnAddedSphereCatchesTheClothAndIsSavedARemovedOneIsGone) {
+  std::vector<app::Pane> panes = default_panes({"cloth.mesh.grid.resolution=[10,10]", "colliders=[]",
+                                                "cloth.pins=[]", "solver.integrator=implicit",
+                                                "solver.substeps=1"});
+  app::Pane& pane = panes.front();
+  const nlohmann::json entry = app::new_solid_entry(*pane.sim, "sphere");
+  const cloth::Vec3 c(entry["center"][0].get<double>(), entry["center"][1].get<double>(),
+                      entry["center"][2].get<double>());
+  const double r = entry["radius"].get<double>();
+  EXPECT_LT(c.y() + r, 1.0);  // below the sheet at y = 1 m
+  EXPECT_EQ(app::add_pane_collider(pane, entry), 0);
+  for (int f = 0; f < 90; ++f) pane.sim->step();
+  // 1.5 s: free fall would have taken the sheet 11 m down; it lies on the sphere instead.
+  for (const cloth::Vec3& x : pane.sim->state().x) EXPECT_GT((x - c).norm(), r - 1e-3);
+  const cloth::Vec3 centre = pane.sim->state().x[size_t(pane.sim->model().mesh.grid_index(5, 5))];
+  EXPECT_GT(centre.y(), c.y() + 0.5 * r) << "the cloth fell through the added sphere";
+
+  std::vector<std::string> warnings;
+  const nlohmann::json saved = cloth::scene_document(pane.document, pane.source_dir, *pane.sim, cloth::CameraSpec{});
+  ASSERT_EQ(saved["colliders"].size(), 1u);
+  EXPECT_EQ(cloth::make_simulation(cloth::parse_scene(saved, pane.source_dir, warnings))->colliders().size(), 1u);
+
+  app::remove_pane_collider(pane, 0);
+  EXPECT_TRUE(pane.sim->colliders().empty());
+  EXPECT_TRUE(pane.document["colliders"].empty());
+  EXPECT_THROW(app::remove_pane_collider(pane, 0), cloth::InputError);
+  EXPECT_THROW(app::new_solid_entry(*pane.sim, "teapot"), cloth::InputError);
+  cloth::Collider bad(cloth::SphereShape{}, std::nan(""));
+  EXPECT_THROW(pane.sim->add_collider(bad), cloth::InputError);
+}
+
+TEST(PaneSolids, ASolidAPinFollowsIsNotRemoved) {
+  std::vector<app::Pane> panes = default_panes(
+      {"cloth.mesh.grid.resolution=[6,6]",
+       R"(cloth.pins=[{"corner": "min-min", "collider": 1}])",
+       R"(colliders=[{"type": "plane"}, {"type": "sphere", "center": [0, 0.5, 0], "radius": 0.1, "motion": {"type": "linear", "velocity": [0, 0.1, 0]}}])"});
+  app::Pane& pane = panes.front();
+  EXPECT_THROW(app::remove_pane_collider(pane, 1), cloth::InputError);
+  app::remove_pane_collider(pane, 0);  // the plane: the pin now follows solid 0
+  EXPECT_EQ(pane.document["cloth"]["pins"][0]["collider"], 0);
+  std::vector<std::string> warnings;
+  EXPECT_NO_THROW(cloth::parse_scene(pane.document, pane.source_dir, warnings));
 }
 
 }  // namespace

@@ -70,6 +70,10 @@ void apply_override(nlohmann::json& doc, const std::string& assignment);
 Scene parse_scene(const nlohmann::json& doc, const std::string& source_dir,
                   std::vector<std::string>& warnings);
 
+/// One entry of a scene's "colliders" list as a Collider (the app adds solids this way, so a
+/// saved scene lists them in the same words). `key` names it in errors. Throws InputError.
+Collider parse_collider_entry(const nlohmann::json& entry, const std::string& key, const std::string& source_dir);
+
 /// Reads a scene file and applies the overrides in order, without parsing it. Throws InputError
 /// for a missing file, invalid JSON or a bad override.
 nlohmann::json load_scene_document(const std::string& path, const std::vector<std::string>& overrides);

@@ -127,6 +127,15 @@ class Simulation {
   /// motion), m. Ignored for an index out of range or a non-finite offset.
   void set_collider_offset(int k, const Vec3& offset);
 
+  /// Adds a solid (the app's Collisions panel); it takes part from the next step. Returns its
+  /// index. Throws InputError for a NaN or out-of-range thickness or friction, or a shape whose
+  /// distance is not finite.
+  int add_collider(const Collider& collider);
+  /// Removes solid k; the later ones move down one index. Throws InputError if there is none.
+  void remove_collider(int k);
+  /// Changes whenever a solid is added or removed (the renderer rebuilds its meshes then).
+  std::uint64_t collider_version() const { return collider_version_; }
+
   bool is_pinned(int vertex) const { return pinned_[vertex] != 0; }
   /// Pins `vertex` where it is now, or releases it (a moving pin stops following its path).
   void set_pinned(int vertex, bool pinned);
@@ -202,6 +211,7 @@ class Simulation {
 
   ClothModel model_;
   std::vector<Collider> colliders_;
+  std::uint64_t collider_version_ = 0;
   SolverSettings solver_;
   ExternalForces forces_;
   std::unique_ptr<Integrator> integrator_;
