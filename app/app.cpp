@@ -80,6 +80,7 @@ App::App(const Options& options, const std::vector<PaneScene>& scenes)
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(window_.get(), &fb_w, &fb_h);
     recorder_.start(options_.record_path, even_floor(fb_w), even_floor(fb_h));
+    video_time_ = 0;
   }
 }
 
@@ -384,6 +385,7 @@ void App::toggle_recording() {
       const std::string path = "out/recording-" + timestamp() + ".mp4";
       ensure_parent_dir(path);
       recorder_.start(path, even_floor(fb_w), even_floor(fb_h));
+      video_time_ = 0;
       report("recording to " + path);
     }
   } catch (const std::exception& e) {
@@ -400,10 +402,18 @@ void App::capture_video_frame(int fb_w, int fb_h) {
     toggle_recording();
     return;
   }
+  // Frames at the fixed simulation rate: each fixed step of the first pane adds dt of video, so
+  // the video plays at the simulation's own speed however slowly the window draws (the frame
+  // drawn now stands for every step since the last one), and paused time is left out.
+  const Pane& first = panes_.front();
+  video_time_ += first.steps * first.sim->solver().dt;
+  const int due = 1 + int(std::floor(video_time_ * recorder_.fps() + 1e-6));
+  if (due <= recorder_.frames()) return;
   try {
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
     glReadBuffer(GL_BACK);
-    recorder_.add_frame(read_rgb_top_down(recorder_.width(), recorder_.height()));
+    const std::vector<std::uint8_t> rgb = read_rgb_top_down(recorder_.width(), recorder_.height());
+    while (recorder_.active() && recorder_.frames() < due) recorder_.add_frame(rgb);
   } catch (const std::exception& e) {
     report(std::string("recording failed: ") + e.what());
   }

@@ -110,6 +110,7 @@ class App {
   bool screenshot_requested_ = false;
   bool recording_toggle_requested_ = false;
   int displayed_frames_ = 0;
+  double video_time_ = 0;  ///< simulated time the recording has covered so far, s
   FrameTiming frame_timing_;  ///< simulation vs drawing per displayed frame (--stats, bench/)
 };
 

@@ -26,6 +26,9 @@ nlohmann::json make_app_stats(const cloth::Simulation& sim, const OrbitCamera& c
   j["scene_path"] = s.scene_path;
   j["scene_error"] = s.scene_error;
   j["message"] = s.message;
+  const cloth::SpringMaterial& m = sim.model().material;
+  j["material"] = {{"stretch", m.stretch}, {"shear", m.shear}, {"bending", m.bending}, {"density", m.density},
+                   {"damping", m.damping}, {"velocity_damping", m.velocity_damping}};
   j["camera"] = {{"target", {camera.target().x, camera.target().y, camera.target().z}},
                  {"distance", camera.distance()},
                  {"yaw_deg", camera.yaw_deg()},

@@ -35,6 +35,7 @@ class Recorder {
   int width() const { return width_; }
   int height() const { return height_; }
   int frames() const { return frames_; }
+  int fps() const { return fps_; }
   double seconds() const { return fps_ > 0 ? double(frames_) / fps_ : 0.0; }  ///< video length so far, s
   const std::string& path() const { return path_; }
 
