@@ -99,7 +99,8 @@ void App::restore_saved_camera() {
 
 void App::persist_settings() {
   if (settings_path_.empty()) return;
-  saved_.view = ui_state_.view;
+  // A one-off --view is not the user's view, unless they changed it in the panel since.
+  if (!options_.view || ui_state_.view != *options_.view) saved_.view = ui_state_.view;
   saved_.show_plots = ui_state_.show_plots;
   saved_.cameras[scene_key(options_.scene_path)] = CameraPose::of(camera_);
   try {
@@ -253,6 +254,7 @@ void App::advance(double real_dt) {
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (owed > 0) p.run_stats.add_frame(ms);
+    if (k == 0 && recorder_.active()) video_time_ += owed * dt;  // even while minimised
     p.sim_ms = ms;
     p.steps = owed;
   }
@@ -287,7 +289,7 @@ void App::apply(const UiActions& actions) {
         remove_pane_collider(pane, actions.remove_solid);
         report("removed solid " + std::to_string(actions.remove_solid));
       }
-    } catch (const cloth::InputError& e) {
+    } catch (const std::exception& e) {
       report(e.what());
     }
   }
@@ -310,11 +312,12 @@ void App::load_scene_file(const std::string& path) {
     panes = make_panes(scenes);
     for (const Pane& p : panes) renderers.push_back(std::make_unique<Renderer>(options.shader_dir, *p.sim));
     first = scenes.front().scene;
-  } catch (const cloth::InputError& e) {
+  } catch (const std::exception& e) {  // bad input, or a renderer that cannot be built
     ui_stats_.scene_error = e.what();
     report("cannot load scene " + path + ": " + e.what() + " (kept the previous scene)");
     return;
   }
+  const bool reload = path == options_.scene_path;
   persist_settings();  // the camera of the scene being left
   install_panes(std::move(panes), std::move(renderers));
   scene_ = std::move(first);
@@ -323,7 +326,7 @@ void App::load_scene_file(const std::string& path) {
   ui_stats_.scene_error.clear();
   ui_stats_.scene_path = path;
   reset_camera();
-  restore_saved_camera();
+  if (!reload) restore_saved_camera();  // L re-reads the file: its camera too
   glfwSetWindowTitle(window_.get(), ("clothsim - " + scene_.name).c_str());
   for (const std::string& w : warnings) std::cerr << "clothsim: warning: " << w << "\n";
   report("loaded scene " + path + (warnings.empty() ? "" : " (" + std::to_string(warnings.size()) +
@@ -351,7 +354,7 @@ void App::rebuild_at_resolution(int nx) {
   try {
     panes = make_panes(scenes_at_resolution(panes_, nx, camera_spec(), warnings));
     for (const Pane& p : panes) renderers.push_back(std::make_unique<Renderer>(options_.shader_dir, *p.sim));
-  } catch (const cloth::InputError& e) {
+  } catch (const std::exception& e) {  // bad input, or a renderer that cannot be built
     report(std::string("cannot rebuild the cloth: ") + e.what());
     return;
   }
@@ -402,11 +405,10 @@ void App::capture_video_frame(int fb_w, int fb_h) {
     toggle_recording();
     return;
   }
-  // Frames at the fixed simulation rate: each fixed step of the first pane adds dt of video, so
-  // the video plays at the simulation's own speed however slowly the window draws (the frame
-  // drawn now stands for every step since the last one), and paused time is left out.
-  const Pane& first = panes_.front();
-  video_time_ += first.steps * first.sim->solver().dt;
+  // Frames at the fixed simulation rate: each fixed step of the first pane adds dt of video
+  // (advance()), so the video plays at the simulation's own speed however slowly the window
+  // draws (the frame drawn now stands for every step since the last one), and paused time is
+  // left out.
   const int due = 1 + int(std::floor(video_time_ * recorder_.fps() + 1e-6));
   if (due <= recorder_.frames()) return;
   try {
@@ -520,7 +522,7 @@ int App::run() {
     }
     const auto swap_start = std::chrono::steady_clock::now();
     glfwSwapBuffers(window_.get());
-    frame_timing_.add(displayed_frames_, sim_ms_all_panes(), draw_ms + ms_since(swap_start), real_dt * 1e3);
+    if (draw_ms > 0) frame_timing_.add(displayed_frames_, sim_ms_all_panes(), draw_ms + ms_since(swap_start), real_dt * 1e3);
 
     if (displayed_frames_ == 1 || now - last_stats >= kStatsPeriod || last_frame) {
       try {

@@ -35,9 +35,21 @@ std::vector<PaneScene> scenes_at_resolution(const std::vector<Pane>& panes, int 
     if (!mesh.is_grid()) throw cloth::InputError("only a generated grid has a resolution to change (this cloth is a mesh file)");
     const int ny = std::max(2, int(std::lround(nx * double(mesh.grid_ny) / mesh.grid_nx)));
     nlohmann::json doc = cloth::scene_document(p.document, p.source_dir, *p.sim, camera);
-    nlohmann::json& pins = doc["cloth"]["pins"];
-    pins.erase(std::remove_if(pins.begin(), pins.end(), [](const nlohmann::json& pin) { return pin.contains("vertex"); }),
-               pins.end());
+    // Rows, columns and vertices named by index move to the same place on the new grid.
+    const auto scale = [](int index, int from, int to) {
+      return from > 1 ? int(std::lround(index * double(to - 1) / (from - 1))) : 0;
+    };
+    for (const char* list : {"pins", "slides"}) {
+      if (!doc["cloth"].contains(list)) continue;
+      for (nlohmann::json& sel : doc["cloth"][list]) {
+        if (sel.contains("column")) sel["column"] = scale(sel["column"].get<int>(), mesh.grid_nx, nx);
+        if (sel.contains("row")) sel["row"] = scale(sel["row"].get<int>(), mesh.grid_ny, ny);
+        if (sel.contains("vertex")) {
+          const int v = sel["vertex"].get<int>();
+          sel["vertex"] = scale(v / mesh.grid_nx, mesh.grid_ny, ny) * nx + scale(v % mesh.grid_nx, mesh.grid_nx, nx);
+        }
+      }
+    }
     cloth::apply_override(doc, "cloth.mesh.grid.resolution=[" + std::to_string(nx) + "," + std::to_string(ny) + "]");
     out.push_back(PaneScene{p.label, cloth::parse_scene(doc, p.source_dir, warnings), doc, p.source_dir});
   }

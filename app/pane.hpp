@@ -35,8 +35,8 @@ std::vector<PaneScene> scenes_to_run(const Options& options, std::vector<std::st
 
 /// The running panes as scenes again, with every live setting (scene_writer.hpp) and the grid
 /// resolution changed to `nx` vertices across (the other side keeps the aspect ratio): the
-/// panel's "rebuild" of a parameter that needs a new mesh. Pins given by vertex index are
-/// dropped (on another grid the index names another vertex); corner, row and column pins stay.
+/// panel's "rebuild" of a parameter that needs a new mesh. Pins and slides named by row,
+/// column or vertex index move to the same place (in grid coordinates) on the new grid.
 /// Throws cloth::InputError for a mesh read from a file (it has no resolution).
 std::vector<PaneScene> scenes_at_resolution(const std::vector<Pane>& panes, int nx,
                                             const cloth::CameraSpec& camera,

@@ -1,5 +1,6 @@
 #include "renderer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 #include <variant>
@@ -307,7 +308,12 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, con
     lit_.set("u_flat", 1);
     lit_.set("u_flat_color", kShadowColor);
     glBindVertexArray(cloth_.vao.id());
+    cloth::Vec3 sum = cloth::Vec3::Zero();
+    for (const cloth::Vec3& p : sim.state().x) sum += p;
+    const glm::vec3 centroid = to_glm(sum / double(std::max<size_t>(sim.state().x.size(), 1)));
     for (const Ground& g : grounds) {
+      // Only a plane the cloth is in front of receives its shadow (not a wall behind it).
+      if (glm::dot(g.normal, centroid - g.origin) < 0.0f) continue;
       const std::optional<glm::mat4> m = shadow_projection(g, kLightDir);
       if (!m) continue;
       lit_.set("u_model", *m);

@@ -48,6 +48,10 @@ std::optional<CameraPose> read_pose(const json& j) {
   p.distance = j["distance"].get<float>();
   p.yaw_deg = j["yaw_deg"].get<float>();
   p.pitch_deg = j["pitch_deg"].get<float>();
+  // A hand-edited 1e300 is finite as a double but not as a float; scenes are room-sized.
+  constexpr float kMaxCoordinate = 1e4f;  // m, as scene files allow
+  for (float v : {p.target.x, p.target.y, p.target.z, p.yaw_deg})
+    if (!(std::abs(v) <= kMaxCoordinate)) return std::nullopt;
   return p;
 }
 

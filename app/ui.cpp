@@ -136,10 +136,13 @@ void Ui::scene_section(const cloth::Simulation& sim, const UiStats& stats, UiAct
       "moved solids, camera) as a scene file (Ctrl+S); side by side, the pane being edited");
   const cloth::RestMesh& mesh = sim.intact_mesh();
   if (mesh.is_grid()) {
-    if (resolution_ == 0) resolution_ = mesh.grid_nx;
+    if (resolution_ == 0 || resolution_sim_ != &sim || resolution_of_ != mesh.grid_nx) {  // another cloth
+      resolution_ = resolution_of_ = mesh.grid_nx;
+      resolution_sim_ = &sim;
+    }
     ImGui::SliderInt("##resolution", &resolution_, 3, 200, "%d vertices across");
-    tip("Grid resolution; the cloth is rebuilt with every setting made here kept (pins by "
-        "corner, row or column stay; ctrl+clicked pins are dropped)");
+    tip("Grid resolution; the cloth is rebuilt with every setting made here kept (pins move to the "
+        "same place on the new grid)");
     ImGui::SameLine();
     if (ImGui::Button("Rebuild")) {
       actions.rebuild_resolution = resolution_;

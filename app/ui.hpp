@@ -117,6 +117,8 @@ class Ui {
   std::string drape_status_;             ///< last drape's outcome, one line
   char save_path_[512] = "";             ///< the Scene section's "save as" field
   int resolution_ = 0;                   ///< the resolution slider (0 = show the cloth's own)
+  const cloth::Simulation* resolution_sim_ = nullptr;  ///< the cloth resolution_ was set for
+  int resolution_of_ = 0;                              ///< and its grid_nx then
   std::string save_path_scene_;          ///< the scene file save_path_ was proposed for
 };
 

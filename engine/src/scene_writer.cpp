@@ -69,18 +69,23 @@ json forces_json(const ExternalForces& f) {
             {"gust", w.gust}}}};
 }
 
-/// cloth.pins: what `sim` pins now, in `base`'s words where they still hold.
+/// cloth.pins: what `sim` pins now, in `base`'s words where they still hold. A pin is saved at
+/// its vertex's rest place (the format has no other): one made away from it, in mid-air, loads
+/// back at the rest place.
 json pins_json(const json& base_cloth, const Scene& base, const Simulation& sim) {
   json pins = json::array();
   std::set<int> covered;
+  std::set<int> moving_now;  // a ctrl+click takes a vertex off its path (Simulation::set_pinned)
+  for (const MovingPin& p : sim.moving_pins()) moving_now.insert(p.vertex);
   const RestMesh& mesh = sim.intact_mesh();  // pins name vertices of the untorn cloth
   for (size_t k = 0; k < base.pins.size(); ++k) {
     const PinSpec& spec = base.pins[k];
     const std::vector<int> vertices = select_vertices(mesh, spec);
-    const bool moving = spec.motion.moves() || spec.collider >= 0;
-    bool all_pinned = true;
-    for (int v : vertices) all_pinned = all_pinned && sim.is_pinned(v);
-    if (moving || all_pinned) {
+    // As resolve_moving_pins: a pin on a collider follows the collider's path.
+    const MotionPath& path = spec.collider >= 0 ? base.colliders[size_t(spec.collider)].motion : spec.motion;
+    bool all_held = true;
+    for (int v : vertices) all_held = all_held && (path.moves() ? moving_now.count(v) > 0 : sim.is_pinned(v));
+    if (all_held) {
       pins.push_back(base_cloth.at("pins").at(k));
       covered.insert(vertices.begin(), vertices.end());
     }

@@ -18,7 +18,7 @@ std::vector<app::Pane> default_panes(const std::vector<std::string>& overrides) 
   return app::make_panes(app::scenes_to_run(options, warnings));
 }
 
-TEST(PaneRebuild, NewResolutionKeepsTheLiveSettingsAndTheNamedPins) {
+TEST(PaneRebuild, NewResolutionKeepsTheLiveSettingsAndThePinsInPlace) {
   std::vector<app::Pane> panes = default_panes({"cloth.mesh.grid.resolution=[12,6]"});
   cloth::Simulation& sim = *panes.front().sim;
   cloth::SpringMaterial m = sim.model().material;
@@ -32,13 +32,33 @@ TEST(PaneRebuild, NewResolutionKeepsTheLiveSettingsAndTheNamedPins) {
   EXPECT_EQ(rebuilt->intact_mesh().grid_nx, 24);
   EXPECT_EQ(rebuilt->intact_mesh().grid_ny, 12);  // the 2:1 aspect kept
   EXPECT_EQ(rebuilt->model().material.stretch, 4321);
-  // The scene's two corner pins are on the new grid's corners; the ctrl+click pin is gone.
+  // The scene's two corner pins are on the new grid's corners; the ctrl+click pin at grid
+  // (4, 3) of 12 x 6 is at the same place of 24 x 12: (4 * 23 / 11, 3 * 11 / 5) = (8, 7).
   int pinned = 0;
   for (int v = 0; v < rebuilt->model().vertex_count(); ++v) pinned += rebuilt->is_pinned(v);
-  EXPECT_EQ(pinned, 2);
-  EXPECT_TRUE(rebuilt->is_pinned(rebuilt->intact_mesh().grid_index(0, 0)));
-  EXPECT_TRUE(rebuilt->is_pinned(rebuilt->intact_mesh().grid_index(23, 0)));
+  EXPECT_EQ(pinned, 3);
+  const cloth::RestMesh& grid = rebuilt->intact_mesh();
+  EXPECT_TRUE(rebuilt->is_pinned(grid.grid_index(0, 0)));
+  EXPECT_TRUE(rebuilt->is_pinned(grid.grid_index(23, 0)));
+  EXPECT_TRUE(rebuilt->is_pinned(grid.grid_index(8, 7)));
   EXPECT_EQ(scenes.front().document["cloth"]["mesh"]["grid"]["resolution"], nlohmann::json::array({24, 12}));
+}
+
+TEST(PaneRebuild, RowAndColumnPinsMoveToTheSamePlace) {
+  std::vector<app::Pane> panes =
+      default_panes({"cloth.mesh.grid.resolution=[10,10]", R"(cloth.pins=[{"row": 9}, {"column": 0}])"});
+  std::vector<std::string> warnings;
+  for (int n : {4, 17}) {
+    auto rebuilt = cloth::make_simulation(app::scenes_at_resolution(panes, n, cloth::CameraSpec{}, warnings).front().scene);
+    const cloth::RestMesh& grid = rebuilt->intact_mesh();
+    int pinned = 0;
+    for (int v = 0; v < rebuilt->model().vertex_count(); ++v) pinned += rebuilt->is_pinned(v);
+    EXPECT_EQ(pinned, 2 * n - 1) << n;  // the last row and the first column, sharing a corner
+    for (int k = 0; k < n; ++k) {
+      EXPECT_TRUE(rebuilt->is_pinned(grid.grid_index(k, n - 1))) << n;
+      EXPECT_TRUE(rebuilt->is_pinned(grid.grid_index(0, k))) << n;
+    }
+  }
 }
 
 TEST(PaneRebuild, AMeshFileHasNoResolutionToChange) {
@@ -48,8 +68,8 @@ TEST(PaneRebuild, AMeshFileHasNoResolutionToChange) {
   EXPECT_THROW(app::scenes_at_resolution(panes, 20, cloth::CameraSpec{}, warnings), cloth::InputError);
 }
 
-// A sphere added under a falling sheet catches it; the saved scene has the sphere; removing it
-// again lets the next sheet fall through.
+// A sphere added under a falling sheet catches it and the saved scene has it; removing it takes
+// it out of both the simulation and the document; bad requests are one-line errors.
 TEST(PaneSolids, AnAddedSphereCatchesTheClothAndIsSavedARemovedOneIsGone) {
   std::vector<app::Pane> panes = default_panes({"cloth.mesh.grid.resolution=[10,10]", "colliders=[]",
                                                 "cloth.pins=[]", "solver.integrator=implicit",

@@ -78,7 +78,8 @@ TEST(SettingsStore, MissingFileGivesDefaultsSilentlyBrokenOnesWithOneLine) {
   // Valid JSON with wrong types and an incomplete camera: the good parts are kept.
   std::ofstream(bad) << R"({"view": {"wireframe": "yes", "show_pins": false, "heat_map_top": 1e9},
                            "cameras": {"x": {"target": [0, 1], "distance": 1, "yaw_deg": 0, "pitch_deg": 0},
-                                       "y": {"target": [0, 1, 2], "distance": 2, "yaw_deg": 3, "pitch_deg": 4}},
+                                       "y": {"target": [0, 1, 2], "distance": 2, "yaw_deg": 3, "pitch_deg": 4},
+                                       "z": {"target": [1e300, 1, 2], "distance": 2, "yaw_deg": 3, "pitch_deg": 4}},
                            "show_plots": 7})";
   warning.clear();
   r = app::load_settings(bad, warning);
@@ -88,6 +89,7 @@ TEST(SettingsStore, MissingFileGivesDefaultsSilentlyBrokenOnesWithOneLine) {
   EXPECT_LE(r.view.heat_map_top, 10.0f);
   EXPECT_FALSE(r.show_plots);
   EXPECT_EQ(r.cameras.count("x"), 0u);
+  EXPECT_EQ(r.cameras.count("z"), 0u);  // infinite as a float
   ASSERT_EQ(r.cameras.count("y"), 1u);
   EXPECT_FLOAT_EQ(r.cameras.at("y").distance, 2.0f);
   fs::remove_all(dir);

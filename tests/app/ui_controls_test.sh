@@ -3,7 +3,8 @@
 #  1. a slider: clicking near the left end of Material > stretch makes the cloth far softer; the
 #     stats show the new stiffness and the hanging cloth stretching further;
 #  2. the window survives being resized (the stats report the new size and frames keep coming)
-#     and being unmapped and mapped again (as minimising does);
+#     and being unmapped and mapped again (Xvfb has no window manager to minimise it: GLFW keeps
+#     the framebuffer size, so this does not reach the app's 0 x 0 path);
 #  3. recording at the fixed simulation rate: a run recorded from the start on a scene too heavy
 #     to draw in real time holds one video frame per simulated step (+ the first), not one per
 #     drawn frame, so it plays at the simulation's speed (checked with ffprobe).

@@ -147,6 +147,23 @@ TEST(SceneWriter, RelativeMeshPathsBecomeAbsolute) {
   EXPECT_EQ(reload(saved, "/")->model().vertex_count(), sim->model().vertex_count());
 }
 
+// A ctrl+click on a vertex of a moving pin takes it off its path (Simulation::set_pinned): the
+// saved scene must not bring the path back.
+TEST(SceneWriter, AMovingPinTakenOffItsPathStaysOff) {
+  const nlohmann::json base = load_scene_document(kSceneDir + "/waving_handkerchief.json", {});
+  std::vector<std::string> warnings;
+  auto sim = make_simulation(parse_scene(base, kSceneDir, warnings));
+  ASSERT_FALSE(sim->moving_pins().empty());
+  const int v = sim->moving_pins().front().vertex;
+  sim->set_pinned(v, false);
+  const nlohmann::json saved = scene_document(base, kSceneDir, *sim, CameraSpec{});
+  auto again = reload(saved, kSceneDir);
+  for (const MovingPin& p : again->moving_pins()) EXPECT_NE(p.vertex, v);
+  EXPECT_EQ(again->moving_pins().size(), sim->moving_pins().size());
+  for (int u = 0; u < sim->model().vertex_count(); ++u) EXPECT_EQ(again->is_pinned(u), sim->is_pinned(u)) << u;
+  expect_same_run(*sim, *again, 3, "handkerchief with one corner let go");
+}
+
 TEST(SceneWriter, UnwritablePathIsAOneLineError) {
   try {
     write_scene_file("/nonexistent-dir/x.json", nlohmann::json::object());
