@@ -120,7 +120,8 @@ TEST(SceneWriter, LiveEditsAreWhatTheSavedFileLoads) {
   EXPECT_EQ(again->colliders()[0].friction, 0.6);
   EXPECT_EQ(again->colliders()[0].mu_kinetic(), 0.4);
   // The dragged collider is saved where it is: same place, no leftover offset.
-  const auto sphere_centre = [](const Simulation& x) {
+  // An explicit Vec3 return: `auto` would return an Eigen expression of dead temporaries.
+  const auto sphere_centre = [](const Simulation& x) -> Vec3 {
     return std::get<SphereShape>(x.colliders()[0].shape).center + x.colliders()[0].displacement(0);
   };
   EXPECT_EQ(sphere_centre(*again), sphere_centre(*sim));
