@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "cloth/parallel.hpp"
+
 namespace cloth {
 
 BlockSparseMatrix::BlockSparseMatrix(int blocks, const std::vector<std::pair<int, int>>& pairs) {
@@ -58,14 +60,14 @@ void BlockSparseMatrix::add_diagonal(const std::vector<double>& d, double scale)
   for (int i = 0; i < p_->n; ++i) values_[p_->diag_slot[i]].diagonal().array() += scale * d[i];
 }
 
-void BlockSparseMatrix::multiply(const std::vector<Vec3>& x, std::vector<Vec3>& y) const {
+void BlockSparseMatrix::multiply(const std::vector<Vec3>& x, std::vector<Vec3>& y, int threads) const {
   const Pattern& p = *p_;
   y.resize(p.n);
-  for (int i = 0; i < p.n; ++i) {
+  parallel_for(p.n, threads, [&](int i) {
     Vec3 sum = Vec3::Zero();
     for (int s = p.row_start[i]; s < p.row_start[i + 1]; ++s) sum += values_[s] * x[p.cols[s]];
     y[i] = sum;
-  }
+  });
 }
 
 Eigen::SparseMatrix<double> BlockSparseMatrix::to_eigen() const {

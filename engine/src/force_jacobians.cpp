@@ -106,6 +106,8 @@ std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model) {
 ElementSlots::ElementSlots(const ClothModel& model, const BlockSparseMatrix& pattern)
     : bw_triangles(element_slots(pattern, model.bw_triangles, &StretchShearTriangle::v)),
       bw_bends(element_slots(pattern, model.bw_bends, &BendEdge::v)) {
+  springs.reserve(model.springs.size());
+  for (const Spring& s : model.springs) springs.push_back(stencil_slots<2>(pattern, {s.i, s.j}));
   triangles.reserve(model.mesh.triangles.size());
   for (const auto& tri : model.mesh.triangles) triangles.push_back(stencil_slots(pattern, tri));
 }
@@ -122,7 +124,7 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ElementSlots& slots, std::vector<Vec3>& f,
                              BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
                              JacobianCorrection* correction) {
-  assert(slots.bw_triangles.size() == model.bw_triangles.size() && slots.bw_bends.size() == model.bw_bends.size() &&
+  assert(slots.springs.size() == model.springs.size() && slots.bw_triangles.size() == model.bw_triangles.size() && slots.bw_bends.size() == model.bw_bends.size() &&
          slots.triangles.size() == model.mesh.triangles.size() && "slots of another model");
   assert(dfdx.same_pattern(dfdv) && "dfdx and dfdv share the slots");
   if (correction) correction->clear();
@@ -133,7 +135,7 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
     add_baraff_witkin(model, state, definite, slots, f, dfdx, dfdv);
   } else {
     compute_forces(model, state, ext, t, f);
-    add_internal_jacobians(model, state, definite, dfdx, dfdv);
+    add_internal_jacobians(model, state, definite, dfdx, dfdv, &slots.springs);
   }
   dfdv.add_diagonal(model.mass, -model.material.velocity_damping);  // -m c I
   if (ext.drag > 0) {

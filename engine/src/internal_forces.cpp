@@ -80,18 +80,23 @@ double internal_energy(const ClothModel& model, const ClothState& state) {
 }
 
 void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
-                            BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv) {
-  for (const Spring& s : model.springs) {
+                            BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
+                            const std::vector<std::array<int, 4>>* spring_slots) {
+  for (size_t k = 0; k < model.springs.size(); ++k) {
+    const Spring& s = model.springs[k];
     const SpringJacobian j = spring_jacobian(s, state.x[s.i], state.x[s.j], definite);
     // Two-vertex stencil: blocks (i,i), (j,j) = J and (i,j), (j,i) = -J.
-    dfdx.add(s.i, s.i, j.dfdx);
-    dfdx.add(s.j, s.j, j.dfdx);
-    dfdx.add(s.i, s.j, -j.dfdx);
-    dfdx.add(s.j, s.i, -j.dfdx);
-    dfdv.add(s.i, s.i, j.dfdv);
-    dfdv.add(s.j, s.j, j.dfdv);
-    dfdv.add(s.i, s.j, -j.dfdv);
-    dfdv.add(s.j, s.i, -j.dfdv);
+    const std::array<int, 4> slot = spring_slots ? (*spring_slots)[k]
+                                                 : std::array<int, 4>{dfdx.slot(s.i, s.i), dfdx.slot(s.i, s.j),
+                                                                      dfdx.slot(s.j, s.i), dfdx.slot(s.j, s.j)};
+    dfdx.value(slot[0]) += j.dfdx;
+    dfdx.value(slot[3]) += j.dfdx;
+    dfdx.value(slot[1]) -= j.dfdx;
+    dfdx.value(slot[2]) -= j.dfdx;
+    dfdv.value(slot[0]) += j.dfdv;
+    dfdv.value(slot[3]) += j.dfdv;
+    dfdv.value(slot[1]) -= j.dfdv;
+    dfdv.value(slot[2]) -= j.dfdv;
   }
   for_each_element(model, state, [&](const auto& eval, const auto& v) {
     scatter_jacobians(eval, v, definite, dfdx, dfdv);

@@ -6,6 +6,7 @@
 
 #include "cloth/constrained_solve.hpp"
 #include "cloth/incomplete_cholesky.hpp"
+#include "cloth/parallel.hpp"
 #include "cloth/pcg_workspace.hpp"
 
 namespace cloth {
@@ -25,15 +26,14 @@ void VertexConstraints::constrain_direction(int i, const Vec3& p, double dv_alon
 
 namespace {
 
-double dot(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
-  double sum = 0;
-  for (size_t i = 0; i < a.size(); ++i) sum += a[i].dot(b[i]);
-  return sum;
+// a . b, summed in fixed chunks (parallel.hpp) so every thread count gives the same bits.
+double dot(const std::vector<Vec3>& a, const std::vector<Vec3>& b, int threads, std::vector<double>& partial) {
+  return deterministic_sum(static_cast<int>(a.size()), threads, partial, [&](int i) { return a[i].dot(b[i]); });
 }
 
 // filter(a): a_i <- S_i a_i (eq. 13 without the 1/m_i scaling).
-void filter(const VertexConstraints& c, std::vector<Vec3>& a) {
-  for (size_t i = 0; i < a.size(); ++i) a[i] = c.S[i] * a[i];
+void filter(const VertexConstraints& c, std::vector<Vec3>& a, int threads) {
+  parallel_for(static_cast<int>(a.size()), threads, [&](int i) { a[i] = c.S[i] * a[i]; });
 }
 
 // The preconditioner P^-1 as one 3x3 block per vertex (diagonal or block-Jacobi).
@@ -78,23 +78,33 @@ SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
   SolveReport report;
   // Incomplete Cholesky when asked for and it factors (with a shift if need be); else blocks, and
   // block-Jacobi when the incomplete factorisation broke down at every shift.
+  const int threads = std::max(1, settings.threads);
   BlockIncompleteCholesky& ic = work.ic;
-  const bool use_ic = settings.preconditioner == Preconditioner::incomplete_cholesky && ic.factor(A, c);
-  if (settings.preconditioner == Preconditioner::incomplete_cholesky) {
+  const bool two_level = settings.preconditioner == Preconditioner::two_level;
+  const bool want_ic = settings.preconditioner == Preconditioner::incomplete_cholesky || two_level;
+  const bool use_ic = want_ic && ic.factor(A, c, threads);
+  // The coarse level adds to IC(0) (additive two-level); without a usable IC(0) it is left out too.
+  const bool use_coarse = two_level && use_ic && work.coarse.factor(A, c, threads);
+  if (want_ic) {
     report.preconditioner_shifts = ic.shifts();
     report.preconditioner_fallback = !use_ic;
   }
   if (!use_ic) inverse_blocks(A, c, settings.preconditioner == Preconditioner::diagonal, work.inv_block);
   const std::vector<Eigen::Matrix3d>& inv_block = work.inv_block;
   auto precondition = [&](const std::vector<Vec3>& in, std::vector<Vec3>& out) {
-    if (use_ic) return ic.apply(in, c, out);
+    if (use_ic) {
+      ic.apply(in, c, out, threads);
+      if (use_coarse) work.coarse.add_correction(in, c, out, threads);
+      return;
+    }
     out.resize(n);
-    for (int i = 0; i < n; ++i) out[i] = inv_block[i] * in[i];
+    parallel_for(n, threads, [&](int i) { out[i] = inv_block[i] * in[i]; });
   };
+  std::vector<double>& partial = work.partial_sums;
 
   // line 2 establishes the invariant: dv = z, or z + S dv_guess (its constrained part is z too).
   if (settings.warm_start && dv.size() == static_cast<size_t>(n)) {
-    for (int i = 0; i < n; ++i) dv[i] = c.z[i] + c.S[i] * dv[i];
+    parallel_for(n, threads, [&](int i) { dv[i] = c.z[i] + c.S[i] * dv[i]; });
   } else {
     dv = c.z;
   }
@@ -106,29 +116,30 @@ SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
   std::vector<Vec3>& cdir = work.cdir;
   fb = b;
   r.resize(size_t(n));
-  filter(c, fb);
+  filter(c, fb, threads);
   precondition(fb, tmp);
-  const double delta0 = dot(fb, tmp);        // line 3
-  A.multiply(dv, tmp);
-  for (int i = 0; i < n; ++i) r[i] = b[i] - tmp[i];
-  filter(c, r);                              // line 4
+  const double delta0 = dot(fb, tmp, threads, partial);  // line 3
+  A.multiply(dv, tmp, threads);
+  parallel_for(n, threads, [&](int i) { r[i] = b[i] - tmp[i]; });
+  filter(c, r, threads);                     // line 4
   precondition(r, cdir);
-  filter(c, cdir);                           // line 5
-  double delta_new = dot(r, cdir);           // line 6
+  filter(c, cdir, threads);                  // line 5
+  double delta_new = dot(r, cdir, threads, partial);  // line 6
   const double eps2 = settings.tolerance * settings.tolerance;
   while (delta_new > eps2 * delta0 && report.iterations < settings.max_iterations) {  // line 7
-    A.multiply(cdir, q);
-    filter(c, q);                            // line 8
-    const double alpha = delta_new / dot(cdir, q);  // line 9
-    for (int i = 0; i < n; ++i) {
+    A.multiply(cdir, q, threads);
+    filter(c, q, threads);                   // line 8
+    const double alpha = delta_new / dot(cdir, q, threads, partial);  // line 9
+    parallel_for(n, threads, [&](int i) {
       dv[i] += alpha * cdir[i];              // line 10
       r[i] -= alpha * q[i];                  // line 11
-    }
+    });
     precondition(r, s);                      // line 12
     const double delta_old = delta_new;      // line 13
-    delta_new = dot(r, s);                   // line 14
-    for (int i = 0; i < n; ++i) cdir[i] = s[i] + (delta_new / delta_old) * cdir[i];
-    filter(c, cdir);                         // line 15
+    delta_new = dot(r, s, threads, partial); // line 14
+    const double beta = delta_new / delta_old;
+    // line 15: the new direction, filtered
+    parallel_for(n, threads, [&](int i) { cdir[i] = c.S[i] * (s[i] + beta * cdir[i]); });
     ++report.iterations;
   }
   report.converged = delta_new <= eps2 * delta0;

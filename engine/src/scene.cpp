@@ -13,6 +13,7 @@
 #include "cloth/error.hpp"
 #include "cloth/material_presets.hpp"
 #include "cloth/mesh_collider.hpp"
+#include "cloth/parallel.hpp"
 
 namespace cloth {
 
@@ -358,6 +359,7 @@ const char* preconditioner_name(Preconditioner p) {
     case Preconditioner::diagonal: return "diagonal";
     case Preconditioner::block_jacobi: return "block-jacobi";
     case Preconditioner::incomplete_cholesky: return "incomplete-cholesky";
+    case Preconditioner::two_level: return "two-level";
   }
   return "incomplete-cholesky";
 }
@@ -368,7 +370,8 @@ Preconditioner preconditioner_from_name(const std::string& name) {
   if (name == "diagonal") return Preconditioner::diagonal;
   if (name == "block-jacobi") return Preconditioner::block_jacobi;
   if (name == "incomplete-cholesky") return Preconditioner::incomplete_cholesky;
-  throw InputError("solver.preconditioner must be diagonal, block-jacobi or incomplete-cholesky, got \"" +
+  if (name == "two-level") return Preconditioner::two_level;
+  throw InputError("solver.preconditioner must be diagonal, block-jacobi, incomplete-cholesky or two-level, got \"" +
                    name + "\"");
 }
 
@@ -442,8 +445,12 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
     scene.forces.drag = f.number("drag", scene.forces.drag, 0, 1e4, "N*s/m^3");
     if (f.has("wind")) scene.forces.wind = parse_wind(f.at("wind"), warnings);
   }
+  // Threads are the machine's, not the scene's: all of them unless the file asks for fewer (the
+  // results are the same bits for every count, parallel.hpp).
+  scene.solver.threads = available_threads();
   if (top.has("solver")) {
     Fields f(top.at("solver"), "solver", warnings);
+    if (const int threads = f.integer("threads", 0, 0, 256); threads > 0) scene.solver.threads = threads;
     scene.solver.integrator = f.string("integrator", scene.solver.integrator);
     scene.solver.dt = f.number("dt", scene.solver.dt, 1e-7, 1.0, "s");
     scene.solver.substeps = f.integer("substeps", scene.solver.substeps, 1, 10000);

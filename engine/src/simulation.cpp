@@ -39,6 +39,9 @@ void validate_solver(const SolverSettings& solver) {
     throw InputError("solver.max_stretch_change must be in (0, 10], got " +
                      std::to_string(solver.max_stretch_change));
   }
+  if (solver.threads < 1 || solver.threads > 256) {
+    throw InputError("solver.threads must be in [1, 256], got " + std::to_string(solver.threads));
+  }
   if (solver.substeps < 1 || solver.substeps > kMaxSubsteps) {
     throw InputError("solver.substeps must be in [1, " + std::to_string(kMaxSubsteps) + "], got " +
                      std::to_string(solver.substeps));
@@ -193,6 +196,7 @@ bool Simulation::try_step(FrameReport& report, double h, double t) {
   ctx.pcg.tolerance = solver_.tolerance;
   ctx.pcg.max_iterations = solver_.max_iterations;
   ctx.pcg.preconditioner = solver_.preconditioner;
+  ctx.pcg.threads = solver_.threads;
   ctx.direct_solve = solver_.direct_solve;
   ctx.newton_iterations = solver_.newton_iterations;
   ctx.xpbd_iterations = solver_.xpbd_iterations;

@@ -195,9 +195,11 @@ TEST(ModifiedPcg, BlockJacobiEqualsDirectSolveInFewerIterationsOnStiffAnisotropi
   EXPECT_LT(iterations[1], 0.6 * iterations[0]) << iterations[0] << " diagonal, " << iterations[1] << " block";
 }
 
-// On a block-tridiagonal chain IC(0) drops nothing (the factor of a tree has no fill-in), so the
-// preconditioner is A^-1 itself, and stays exact with constraints (Ã keeps the chain's pattern).
-TEST(IncompleteCholesky, IsExactOnABlockChainSoPcgTakesOneIteration) {
+// On a block-tridiagonal chain IC(0) drops nothing (the factor of a tree has no fill-in, and the
+// elimination order ends both domains at the separator), so the preconditioner is A^-1 itself up
+// to the factor's single-precision storage, and stays so with constraints (Ã keeps the chain's
+// pattern): PCG needs one iteration to get to single precision and one more to 1e-10.
+TEST(IncompleteCholesky, IsExactOnABlockChainUpToSinglePrecision) {
   for (unsigned seed = 1; seed <= 5; ++seed) {
     const RandomSystem s = make_system(50, seed, false);
     // P^-1 (A x) = x without constraints.
@@ -209,7 +211,7 @@ TEST(IncompleteCholesky, IsExactOnABlockChainSoPcgTakesOneIteration) {
     for (int i = 0; i < 50; ++i) x[i] = Vec3(std::sin(i), std::cos(3.0 * i), 1.0 / (i + 1));
     s.A.multiply(x, Ax);
     ic.apply(Ax, none, back);
-    EXPECT_LT((as_flat(back) - as_flat(x)).norm(), 1e-10 * as_flat(x).norm()) << "seed " << seed;
+    EXPECT_LT((as_flat(back) - as_flat(x)).norm(), 1e-5 * as_flat(x).norm()) << "seed " << seed;
     // One PCG iteration solves it, with and without constraints.
     for (const VertexConstraints& c : {none, s.c}) {
       PcgSettings settings;
@@ -218,7 +220,7 @@ TEST(IncompleteCholesky, IsExactOnABlockChainSoPcgTakesOneIteration) {
       std::vector<Vec3> dv, direct;
       const SolveReport r = modified_pcg(s.A, s.b, c, settings, dv);
       EXPECT_TRUE(r.converged);
-      EXPECT_EQ(r.iterations, 1) << "seed " << seed;
+      EXPECT_LE(r.iterations, 2) << "seed " << seed;
       ASSERT_TRUE(constrained_direct_solve(s.A, s.b, c, direct).converged);
       EXPECT_LT((as_flat(dv) - as_flat(direct)).norm(), 1e-9 * as_flat(direct).norm());
     }

@@ -48,8 +48,8 @@ class BlockSparseMatrix {
   /// this += diag(scale d_i I).
   void add_diagonal(const std::vector<double>& d, double scale = 1.0);
 
-  /// y = this * x.
-  void multiply(const std::vector<Vec3>& x, std::vector<Vec3>& y) const;
+  /// y = this * x, rows split over up to `threads` threads (each row's sum is the same either way).
+  void multiply(const std::vector<Vec3>& x, std::vector<Vec3>& y, int threads = 1) const;
   /// The same matrix in Eigen's scalar format (direct solves, tests).
   Eigen::SparseMatrix<double> to_eigen() const;
   /// The shared pattern: equal pointers mean the same pattern without comparing it (the incomplete

@@ -30,8 +30,9 @@ struct VertexConstraints {
 /// system S A S, so it is exact per vertex for the anisotropic stretch blocks and never mixes a
 /// constrained direction into a free one. `incomplete_cholesky` is block IC(0) of the same reduced
 /// system, S A S + (I - S) factored on A's pattern (incomplete_cholesky.hpp): it also couples
-/// neighbouring vertices.
-enum class Preconditioner { diagonal, block_jacobi, incomplete_cholesky };
+/// neighbouring vertices. `two_level` adds to IC(0) a coarse correction on aggregates of vertices
+/// (coarse_correction.hpp), which removes the growth of the iterations with the grid.
+enum class Preconditioner { diagonal, block_jacobi, incomplete_cholesky, two_level };
 
 struct PcgSettings {
   double tolerance = 1e-6;   ///< epsilon of section 5.3: stop when the filtered residual is below eps |b|
@@ -41,6 +42,8 @@ struct PcgSettings {
   /// step's dv) instead of B&W's dv = z. Ignored when dv's size is not A's. The stopping test
   /// stays relative to the filtered b, so the answer's accuracy does not depend on the guess.
   bool warm_start = false;
+  /// Threads for the solve (parallel.hpp): the answer is the same bits for every count.
+  int threads = 1;
 };
 
 struct SolveReport {

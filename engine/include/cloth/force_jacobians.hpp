@@ -22,9 +22,11 @@ void coupled_pairs(const ClothModel& model, std::vector<std::pair<int, int>>& pa
 /// Where each element's 3x3 blocks live in a matrix of the pattern of coupled_pairs, looked up
 /// once per topology so that the per-step assembly adds into the value slots directly instead of
 /// searching each block's row. Block (a, b) of an element with V vertices is entry V a + b.
-/// Covers the elements of the Baraff-Witkin model and the drag/wind triangles (the implicit
-/// integrator's hot path); other models' elements are added through BlockSparseMatrix::add.
+/// Covers the Hooke springs, the elements of the Baraff-Witkin model and the drag/wind triangles
+/// (the implicit integrator's hot path); other models' elements are added through
+/// BlockSparseMatrix::add.
 struct ElementSlots {
+  std::vector<std::array<int, 4>> springs;       ///< per model.springs: (i,i), (i,j), (j,i), (j,j)
   std::vector<std::array<int, 9>> bw_triangles;  ///< per model.bw_triangles (stretch and shear)
   std::vector<std::array<int, 16>> bw_bends;     ///< per model.bw_bends
   std::vector<std::array<int, 9>> triangles;     ///< per model.mesh.triangles (drag / wind)

@@ -8,8 +8,22 @@
 // S A S on the free subspace and is the identity on the constrained one; the solve is followed by
 // the filter S so that P^-1 maps filtered vectors to filtered vectors, as section 5.3 requires.
 //
-// Block-Jacobi (the default) only sees each vertex's own 3x3 block; the cloth's A is essentially
-// h^2 K, a 2D elasticity operator, and IC(0) also couples neighbours, which cuts the iterations.
+// Block-Jacobi only sees each vertex's own 3x3 block; the cloth's A is essentially h^2 K, a 2D
+// elasticity operator, and IC(0) also couples neighbours, which cuts the iterations.
+//
+// Elimination order (one level of nested dissection): the vertices are split by index into
+// kDomains ranges; a vertex coupled to a vertex of an earlier range goes to the separator, which
+// is eliminated last (the second range from its far end, so that both end at the separator). No block couples two domains, so each domain's factorisation and triangular
+// sweeps are independent and run on their own thread; only the separator (two grid rows of a
+// row-major grid, 2% of a 100 x 100 cloth) is serial. The order is fixed by the mesh, not by
+// the thread count, so every thread count computes the same factor and the same solve, bit for
+// bit. Grids number their vertices row by row, so the index ranges are bands; a mesh numbered at
+// random would get a large separator (still correct, less parallel).
+//
+// The factor is kept in single precision (a preconditioner need not be exact; this halves the
+// memory the two sweeps stream through every CG iteration, which is what they are bound by), in
+// elimination order, with L's rows stored as well as L^T's so that both sweeps gather along
+// contiguous rows instead of scattering.
 #include <memory>
 #include <vector>
 
@@ -20,37 +34,59 @@ namespace cloth {
 
 class BlockIncompleteCholesky {
  public:
-  /// Factors Ã of (A, c). A pivot block that is not positive definite (IC(0) of an SPD matrix can
-  /// break down when A is not an M-matrix, which stiff anisotropic cloth is not) restarts the
-  /// factorisation of Ã + alpha diag(Ã) with a growing alpha (Manteuffel's shift). Returns false
-  /// when even the largest shift breaks down (e.g. A is indefinite or not finite); the factor is
-  /// then unusable and the caller falls back to block-Jacobi.
-  bool factor(const BlockSparseMatrix& A, const VertexConstraints& c);
+  /// Index ranges the vertices are split into (one thread each); see the file comment.
+  static constexpr int kDomains = 2;
+
+  /// Factors Ã of (A, c) on up to `threads` threads. A pivot block that is not positive definite
+  /// (IC(0) of an SPD matrix can break down when A is not an M-matrix, which stiff anisotropic
+  /// cloth is not) restarts the factorisation of Ã + alpha diag(Ã) with a growing alpha
+  /// (Manteuffel's shift). Returns false when even the largest shift breaks down (e.g. A is
+  /// indefinite or not finite); the factor is then unusable and the caller falls back to
+  /// block-Jacobi.
+  bool factor(const BlockSparseMatrix& A, const VertexConstraints& c, int threads = 1);
   /// Shifts taken by the last factor() (0: plain IC(0)).
   int shifts() const { return shifts_; }
-  /// out = S (L D L^T)^-1 in.
-  void apply(const std::vector<Vec3>& in, const VertexConstraints& c, std::vector<Vec3>& out) const;
+  /// out = S (L D L^T)^-1 in, on up to `threads` threads.
+  void apply(const std::vector<Vec3>& in, const VertexConstraints& c, std::vector<Vec3>& out,
+             int threads = 1) const;
+  /// Vertices in the separator, eliminated after the domains on one thread.
+  int separator_size() const { return static_cast<int>(order_.size()) - range_[kDomains]; }
 
  private:
-  /// One IC(0) update U_ij -= U_ki^T D_k^-1 U_kj, as slots of A: (k, i), (k, j), (i, j).
+  /// One IC(0) update U_ij -= U_ki^T F_kj (F_kj = D_k^-1 U_kj), as elimination-order slots:
+  /// (k, i), (j, k) (where F_kj is kept during the factorisation) and (i, j).
   struct Update {
-    int ki, kj, ij;
+    int ki, jk, ij;
   };
   void analyze(const BlockSparseMatrix& A);
-  bool factor_shifted(const BlockSparseMatrix& A, const VertexConstraints& c, double alpha);
+  bool factor_shifted(const BlockSparseMatrix& A, const VertexConstraints& c, double alpha, int threads);
+  /// Pivot k: D_k^-1 and row k of F; then its updates [first, last). False on a breakdown.
+  bool eliminate(int k, int first_update, int last_update);
+  void apply_updates(int first, int last);
+  void forward_rows(int begin, int end) const;
+  void backward_rows(int begin, int end) const;
 
-  // The symbolic phase (upper slots per row and the update list, from A's pattern only) is kept
-  // while A's pattern object stays the same (a factor kept across steps, as the implicit
-  // integrator's PcgWorkspace does, skips it: ~0.25 ms a solve at 51 x 51).
-  std::shared_ptr<const BlockSparseMatrix::Pattern> analysed_;  ///< pattern of the symbolic phase
-  std::vector<int> upper_begin_;     ///< first slot of row k with column > k
-  std::vector<int> update_start_;    ///< updates of pivot row k: [update_start_[k], update_start_[k + 1])
+  // The symbolic phase (elimination order, rows and updates, from A's pattern only) is kept while
+  // A's pattern object stays the same (the implicit integrator's PcgWorkspace keeps one factor).
+  std::shared_ptr<const BlockSparseMatrix::Pattern> analysed_;
+  std::vector<int> order_;        ///< elimination position -> vertex
+  /// Domain d is positions [range_[d], range_[d + 1]); the separator, [range_[kDomains], n).
+  std::vector<int> range_;
+  // Ã in elimination order: CSR rows with columns sorted by position, so row k's slots before
+  // diag_[k] are L's and those after it U's.
+  std::vector<int> row_start_, cols_, diag_;
+  std::vector<int> a_slot_;       ///< the slot of A holding each block
+  std::vector<int> mirror_;       ///< the slot of the transposed block: (j, i) for (i, j)
   std::vector<Update> updates_;
-  std::vector<int> cols_;            ///< column of each slot (a copy of A's)
-  std::vector<int> row_end_;         ///< one past row k's last slot
-  std::vector<Eigen::Matrix3d> u_;   ///< U (upper slots, diagonal included) during the factorisation
-  std::vector<Eigen::Matrix3d> f_;   ///< F_kj = D_k^-1 U_kj for j > k, i.e. L_jk^T
-  std::vector<Eigen::Matrix3d> d_inv_;  ///< D_k^-1
+  /// Pivot k's updates of rows inside its own domain are [update_start_[k], deferred_start_[k]);
+  /// those of separator rows, [deferred_start_[k], update_start_[k + 1]), wait until every domain
+  /// is eliminated (two domains would otherwise add to the same separator block at once).
+  std::vector<int> update_start_, deferred_start_;
+  /// During the factorisation: U in the diagonal and upper slots, F_kj in the mirror (j, k).
+  std::vector<Eigen::Matrix3d> u_;
+  std::vector<Eigen::Matrix3f> factor_;  ///< F_kj in (k, j), its transpose L_jk in (j, k)
+  std::vector<Eigen::Matrix3f> d_inv_;   ///< D_k^-1
+  mutable std::vector<Vec3> work_;       ///< the solve's vector, in elimination order
   int shifts_ = 0;
 };
 

@@ -5,14 +5,17 @@
 // Cholesky redoes its symbolic phase only when A's pattern changes.
 #include <vector>
 
+#include "cloth/coarse_correction.hpp"
 #include "cloth/incomplete_cholesky.hpp"
 
 namespace cloth {
 
 struct PcgWorkspace {
   BlockIncompleteCholesky ic;
+  CoarseCorrection coarse;                 ///< the two-level preconditioner's coarse level
   std::vector<Eigen::Matrix3d> inv_block;  ///< block-Jacobi / diagonal preconditioner blocks
   std::vector<Vec3> fb, tmp, r, s, q, cdir;
+  std::vector<double> partial_sums;  ///< the dot products' chunk sums (parallel.hpp)
 };
 
 }  // namespace cloth

@@ -1,0 +1,130 @@
+// Two-level preconditioner's coarse level: aggregates, A_c = T^T S A S T, its sparse Cholesky
+// factor and the additive correction (coarse_correction.hpp).
+#include "cloth/coarse_correction.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "cloth/parallel.hpp"
+
+namespace cloth {
+
+void CoarseCorrection::analyze(const BlockSparseMatrix& A) {
+  analysed_ = A.pattern();
+  const int n = A.blocks();
+  aggregate_of_.assign(size_t(n), -1);
+  int count = 0;
+  // Phase 1 (greedy aggregation, Vaněk et al.): a vertex whose neighbours are all free seeds an
+  // aggregate of the free vertices within kAggregateRadius steps.
+  std::vector<int> frontier, next;
+  for (int seed = 0; seed < n; ++seed) {
+    if (aggregate_of_[size_t(seed)] >= 0) continue;
+    bool neighbours_free = true;
+    for (int s = A.row_begin(seed); s < A.row_end(seed); ++s) neighbours_free &= aggregate_of_[size_t(A.col(s))] < 0;
+    if (!neighbours_free) continue;
+    aggregate_of_[size_t(seed)] = count;
+    frontier.assign(1, seed);
+    for (int step = 0; step < kAggregateRadius; ++step) {
+      next.clear();
+      for (int v : frontier) {
+        for (int s = A.row_begin(v); s < A.row_end(v); ++s) {
+          const int u = A.col(s);
+          if (aggregate_of_[size_t(u)] < 0) {
+            aggregate_of_[size_t(u)] = count;
+            next.push_back(u);
+          }
+        }
+      }
+      std::swap(frontier, next);
+    }
+    ++count;
+  }
+  // Phase 2: the rest join a neighbouring aggregate; phase 3: what has none becomes its own.
+  const std::vector<int> after_phase_one = aggregate_of_;
+  for (int v = 0; v < n; ++v) {
+    if (aggregate_of_[size_t(v)] >= 0) continue;
+    for (int s = A.row_begin(v); s < A.row_end(v) && aggregate_of_[size_t(v)] < 0; ++s) {
+      aggregate_of_[size_t(v)] = after_phase_one[size_t(A.col(s))];
+    }
+    if (aggregate_of_[size_t(v)] < 0) aggregate_of_[size_t(v)] = count++;
+  }
+  members_start_.assign(size_t(count) + 1, 0);
+  for (int v = 0; v < n; ++v) ++members_start_[size_t(aggregate_of_[size_t(v)]) + 1];
+  for (int a = 0; a < count; ++a) members_start_[size_t(a) + 1] += members_start_[size_t(a)];
+  members_.resize(size_t(n));
+  std::vector<int> fill(members_start_.begin(), members_start_.end() - 1);
+  for (int v = 0; v < n; ++v) members_[size_t(fill[size_t(aggregate_of_[size_t(v)])]++)] = v;
+
+  // A_c's pattern: aggregates coupled by a block of A.
+  std::vector<std::pair<int, int>> pairs;
+  for (int i = 0; i < n; ++i) {
+    for (int s = A.row_begin(i); s < A.row_end(i); ++s) {
+      const int a = aggregate_of_[size_t(i)], b = aggregate_of_[size_t(A.col(s))];
+      if (a < b) pairs.emplace_back(a, b);
+    }
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  coarse_ = BlockSparseMatrix(count, pairs);
+  coarse_slot_.resize(size_t(A.slots()));
+  for (int i = 0; i < n; ++i) {
+    for (int s = A.row_begin(i); s < A.row_end(i); ++s) {
+      coarse_slot_[size_t(s)] = coarse_.slot(aggregate_of_[size_t(i)], aggregate_of_[size_t(A.col(s))]);
+    }
+  }
+  scalar_ = coarse_.to_eigen();
+  scalar_source_.clear();
+  for (int col = 0; col < scalar_.outerSize(); ++col) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(scalar_, col); it; ++it) {
+      const int r = static_cast<int>(it.row()), k = static_cast<int>(it.col());
+      scalar_source_.push_back(9 * coarse_.slot(r / 3, k / 3) + 3 * (r % 3) + k % 3);
+    }
+  }
+  llt_.analyzePattern(scalar_);
+}
+
+bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraints& c, int threads) {
+  if (A.pattern() != analysed_) analyze(A);
+  // Coarse row a gathers the rows of its members (one writer per coarse block: any thread count
+  // adds the same terms in the same order).
+  parallel_tasks(aggregates(), threads, A.blocks() >= kMinParallelLength, [&](int a) {
+    for (int s = coarse_.row_begin(a); s < coarse_.row_end(a); ++s) coarse_.value(s).setZero();
+    for (int m = members_start_[size_t(a)]; m < members_start_[size_t(a) + 1]; ++m) {
+      const int i = members_[size_t(m)];
+      for (int s = A.row_begin(i); s < A.row_end(i); ++s) {
+        coarse_.value(coarse_slot_[size_t(s)]) += c.S[size_t(i)] * A.value(s) * c.S[size_t(A.col(s))];
+      }
+    }
+  });
+  double* values = scalar_.valuePtr();
+  for (size_t k = 0; k < scalar_source_.size(); ++k) {
+    const int src = scalar_source_[k];
+    values[k] = coarse_.value(src / 9)((src % 9) / 3, src % 3);
+  }
+  // A translation every member has constrained is a zero column of P: keep A_c definite there.
+  for (int d = 0; d < scalar_.rows(); ++d) {
+    if (scalar_.coeff(d, d) == 0.0) scalar_.coeffRef(d, d) = 1.0;
+  }
+  llt_.factorize(scalar_);
+  return llt_.info() == Eigen::Success;
+}
+
+void CoarseCorrection::add_correction(const std::vector<Vec3>& in, const VertexConstraints& c,
+                                      std::vector<Vec3>& out, int threads) const {
+  const int m = aggregates();
+  rc_.resize(3 * m);
+  parallel_tasks(m, threads, static_cast<int>(in.size()) >= kMinParallelLength, [&](int a) {
+    Vec3 sum = Vec3::Zero();
+    for (int k = members_start_[size_t(a)]; k < members_start_[size_t(a) + 1]; ++k) {
+      const int i = members_[size_t(k)];
+      sum += c.S[size_t(i)] * in[size_t(i)];
+    }
+    rc_.segment<3>(3 * a) = sum;
+  });
+  ec_ = llt_.solve(rc_);
+  parallel_for(static_cast<int>(in.size()), threads, [&](int i) {
+    out[size_t(i)] += c.S[size_t(i)] * ec_.segment<3>(3 * aggregate_of_[size_t(i)]);
+  });
+}
+
+}  // namespace cloth

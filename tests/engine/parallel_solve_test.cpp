@@ -1,0 +1,113 @@
+// The implicit solve on two threads (parallel.hpp, incomplete_cholesky.hpp): the same bits as on
+// one, because the work is split by the mesh (fixed chunks, fixed elimination order), never by
+// the thread count.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "cloth/collider.hpp"
+#include "cloth/force_jacobians.hpp"
+#include "cloth/incomplete_cholesky.hpp"
+#include "cloth/mesh.hpp"
+#include "cloth/parallel.hpp"
+#include "cloth/simulation.hpp"
+
+namespace cloth {
+namespace {
+
+// A square cloth of n x n vertices hanging from two corners above a sphere it falls onto (the
+// benchmark's scene), implicit with adaptive steps, on `threads` threads.
+Simulation hanging_cloth(int n, int threads) {
+  GridSpec spec;
+  spec.nx = spec.ny = n;
+  spec.center = Vec3(0, 1, 0);
+  SpringMaterial material;
+  material.density = 0.1;
+  SolverSettings solver;
+  solver.integrator = "implicit";
+  solver.substeps = 1;
+  solver.adaptive = true;
+  solver.threads = threads;
+  return Simulation(build_model(make_grid(spec), material), {Collider{SphereShape{Vec3(0, 0.4, 0.1), 0.3}}},
+                    {0, n - 1}, solver, Vec3(0, -9.81, 0));
+}
+
+TEST(ParallelFor, RunsOnTheThreadsItIsGiven) {
+#ifndef _OPENMP
+  GTEST_SKIP() << "built without OpenMP: everything runs on one thread";
+#else
+  std::vector<int> thread_of(4 * kMinParallelLength);
+  parallel_for(static_cast<int>(thread_of.size()), 2, [&](int i) { thread_of[size_t(i)] = omp_get_thread_num(); });
+  EXPECT_EQ(std::set<int>(thread_of.begin(), thread_of.end()).size(), 2u);
+  // Below the length worth a parallel region, the calling thread does it all.
+  std::vector<int> short_loop(kMinParallelLength - 1, -1);
+  parallel_for(static_cast<int>(short_loop.size()), 2, [&](int i) { short_loop[size_t(i)] = omp_get_thread_num(); });
+  EXPECT_EQ(std::set<int>(short_loop.begin(), short_loop.end()), std::set<int>{0});
+#endif
+}
+
+TEST(DeterministicSum, SameBitsForEveryThreadCountAndCloseToTheExactSum) {
+  const int n = 100003;  // not a multiple of the chunk
+  const auto term = [](int i) { return std::sin(0.37 * i) / (1.0 + 1e-3 * i); };
+  std::vector<double> partial;
+  const double one = deterministic_sum(n, 1, partial, term);
+  long double exact = 0;
+  for (int i = 0; i < n; ++i) exact += static_cast<long double>(term(i));
+  for (int threads : {2, 3, 8}) {
+    EXPECT_EQ(deterministic_sum(n, threads, partial, term), one) << threads << " threads";
+  }
+  EXPECT_NEAR(one, static_cast<double>(exact), 1e-12 * static_cast<double>(std::fabs(exact)) + 1e-12);
+}
+
+// One level of nested dissection on the implicit matrix's own pattern (springs reach two rows:
+// bend springs): the separator of a row-major grid split in two is the two rows after the middle.
+TEST(IncompleteCholesky, SeparatorOfARowMajorGridIsTwoRows) {
+  for (int n : {16, 51, 100}) {
+    GridSpec spec;
+    spec.nx = spec.ny = n;
+    const ClothModel model = build_model(make_grid(spec), SpringMaterial{});
+    BlockSparseMatrix A(model.vertex_count(), coupled_pairs(model));
+    // Diagonally dominant with the pattern's couplings: SPD.
+    for (int i = 0; i < A.blocks(); ++i) {
+      for (int s = A.row_begin(i); s < A.row_end(i); ++s) {
+        A.value(s) = A.col(s) == i ? Eigen::Matrix3d(20.0 * Eigen::Matrix3d::Identity())
+                                   : Eigen::Matrix3d(-0.5 * Eigen::Matrix3d::Identity());
+      }
+    }
+    BlockIncompleteCholesky ic;
+    ASSERT_TRUE(ic.factor(A, VertexConstraints(A.blocks())));
+    EXPECT_EQ(ic.separator_size(), 2 * n) << n << " x " << n;
+  }
+}
+
+// The whole implicit step (assembly, IC(0)-PCG with contacts and pins, collisions) on two threads
+// gives the same bits as on one, frame after frame, on a cloth large enough for every parallel
+// loop to split (64 x 64 = 4096 vertices > kMinParallelLength).
+TEST(ParallelSolve, TwoThreadsStepTheClothToTheSameBitsAsOne) {
+  Simulation one = hanging_cloth(64, 1);
+  Simulation two = hanging_cloth(64, 2);
+  int contacts = 0;
+  for (int frame = 0; frame < 40; ++frame) {
+    const FrameReport a = one.step();
+    const FrameReport b = two.step();
+    ASSERT_EQ(a.solver_iterations, b.solver_iterations) << "frame " << frame;
+    ASSERT_EQ(a.steps_taken, b.steps_taken) << "frame " << frame;
+    contacts += a.contacts;
+    for (int i = 0; i < one.model().vertex_count(); ++i) {
+      ASSERT_EQ(one.state().x[size_t(i)], two.state().x[size_t(i)]) << "frame " << frame << ", vertex " << i;
+      ASSERT_EQ(one.state().v[size_t(i)], two.state().v[size_t(i)]) << "frame " << frame << ", vertex " << i;
+    }
+  }
+  EXPECT_GT(contacts, 0) << "the cloth should reach the sphere, so that contact constraints are solved too";
+  EXPECT_EQ(one.instabilities(), 0);
+}
+
+}  // namespace
+}  // namespace cloth
