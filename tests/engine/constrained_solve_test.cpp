@@ -3,12 +3,14 @@
 // preconditioner (diagonal, block-Jacobi, block incomplete Cholesky).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
 #include <Eigen/Eigenvalues>
 
 #include "cloth/constrained_solve.hpp"
+#include "cloth/coarse_correction.hpp"
 #include "cloth/incomplete_cholesky.hpp"
 
 namespace cloth {
@@ -235,6 +237,64 @@ TEST(IncompleteCholesky, EqualsDirectSolveInFewerIterationsThanBlockJacobiOnStif
   for (Preconditioner p : {Preconditioner::block_jacobi, Preconditioner::incomplete_cholesky})
     iterations[p == Preconditioner::incomplete_cholesky] = checked_pcg_iterations(s, p, direct);
   EXPECT_LT(iterations[1], iterations[0]) << iterations[0] << " block-Jacobi, " << iterations[1] << " IC";
+}
+
+// The two-level preconditioner (coarse_correction.hpp): the same answer, in fewer iterations than
+// IC(0) alone on the stiff grid, and the gap grows with the grid (the point of a coarse level).
+// Measured: 28 against 25 iterations at 16 x 16, 63 against 40 at 40 x 40.
+TEST(TwoLevel, EqualsDirectSolveInFewerIterationsThanIncompleteCholeskyOnStiffCloth) {
+  double previous_ratio = 1.0;
+  for (int w : {16, 40}) {
+    const RandomSystem s = stiff_tilted_grid(w);
+    std::vector<Vec3> direct;
+    ASSERT_TRUE(constrained_direct_solve(s.A, s.b, s.c, direct).converged);
+    const int ic = checked_pcg_iterations(s, Preconditioner::incomplete_cholesky, direct);
+    const int two_level = checked_pcg_iterations(s, Preconditioner::two_level, direct);
+    const double ratio = double(two_level) / ic;
+    EXPECT_LT(ratio, previous_ratio) << w << " x " << w << ": " << ic << " IC, " << two_level << " two-level";
+    previous_ratio = ratio;
+  }
+}
+
+TEST(TwoLevel, MatchesDirectSolveOnRandomConstrainedSystems) {
+  for (unsigned seed = 1; seed <= 5; ++seed) {
+    const RandomSystem s = make_system(300, seed);
+    std::vector<Vec3> direct;
+    ASSERT_TRUE(constrained_direct_solve(s.A, s.b, s.c, direct).converged);
+    checked_pcg_iterations(s, Preconditioner::two_level, direct);
+  }
+}
+
+// Every vertex fixed: each coarse translation is a zero column of P, A_c would be zero; it is kept
+// definite and the answer is z, bit for bit, with no iteration.
+TEST(TwoLevel, AFullyConstrainedSystemGivesZ) {
+  RandomSystem s = make_system(100, 3);
+  for (int i = 0; i < 100; ++i) s.c.fix(i, Vec3(i, -i, 0.5 * i));
+  PcgSettings settings;
+  settings.preconditioner = Preconditioner::two_level;
+  std::vector<Vec3> dv;
+  const SolveReport r = modified_pcg(s.A, s.b, s.c, settings, dv);
+  EXPECT_TRUE(r.converged);
+  EXPECT_FALSE(r.preconditioner_fallback);
+  EXPECT_EQ(r.iterations, 0);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(dv[size_t(i)], s.c.z[size_t(i)]);
+}
+
+TEST(CoarseCorrection, AggregatesPartitionTheVertices) {
+  const RandomSystem s = stiff_tilted_grid(30);
+  CoarseCorrection coarse;
+  ASSERT_TRUE(coarse.factor(s.A, s.c));
+  const std::vector<int>& of = coarse.aggregate_of();
+  ASSERT_EQ(of.size(), 900u);
+  std::vector<int> size(size_t(coarse.aggregates()), 0);
+  for (int a : of) {
+    ASSERT_GE(a, 0);
+    ASSERT_LT(a, coarse.aggregates());
+    ++size[size_t(a)];
+  }
+  // Patches of about (2 radius + 1)^2 grid cells: far fewer than the vertices, none empty.
+  EXPECT_LT(coarse.aggregates(), 900 / 8);
+  EXPECT_GT(*std::min_element(size.begin(), size.end()), 0);
 }
 
 TEST(IncompleteCholesky, FewerIterationsThanBlockJacobiOnRandomConstrainedSystems) {
