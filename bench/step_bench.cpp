@@ -6,7 +6,9 @@
 // collision split of B&W Table 1, and the max edge strain at the end (a fast but rubbery result
 // is visible). "implicit-free" is the implicit integrator on the same cloth without the sphere, the
 // peer of Bullet's free variant (bullet_peer.cpp, built where Bullet is found); "xpbd-4x10" is XPBD
-// with Bullet's settings there (4 substeps, 10 passes each, no step control). Counters shared with
+// with Bullet's settings there (4 substeps, 10 passes each, no step control); "implicit-2threads"
+// is "implicit" on two threads (the same bits, parallel.hpp) and "implicit-2level" on one thread
+// with the two-level preconditioner (coarse_correction.hpp). Counters shared with
 // the peer (bench_common.hpp): single-frame median / min, mean edge strain, heap. Not a test:
 // numbers go to bench/baselines/*.csv via bench/run.sh, never into an assertion.
 #include <benchmark/benchmark.h>
