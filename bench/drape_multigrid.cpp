@@ -3,8 +3,8 @@
 //
 //   drape_multigrid SIDE [PERTURBATION_DEG=7] [RELAX_CAP=20000] [TOL=1e-6]
 //
-// The curtain of tests/engine/static_drape_test.cpp: a 0.5 m square of Feynman cloth (0.2 kg/m²,
-// k_s 200 N/m, B 1e-4 N m, r 1/2, b 1e-6 m²) hung flat from its whole top row. Relaxation prints
+// The curtain of the drape tests (curtain_drape_problem, static_drape.hpp): a 0.5 m square of
+// Feynman cloth (0.2 kg/m², k_s 200 N/m, B 1e-4 N m, r 1/2, b 1e-6 m²) hung flat from its whole top row. Relaxation prints
 // its sweeps every 500 so that a run stopped early still says where it was.
 #include <chrono>
 #include <cstdio>
@@ -19,24 +19,6 @@
 using namespace cloth;
 
 namespace {
-
-DrapeProblem curtain(int n) {
-  SpringMaterial m;
-  m.density = 0.2;
-  m.stretch = 200;
-  m.shear = 60;
-  m.bending = 1e-4;
-  m.diagonal_ratio = 0.5;
-  m.buckling = 1e-6;
-  GridSpec g;
-  g.width = g.height = 0.5;
-  g.nx = g.ny = n;
-  g.plane = GridPlane::XY;
-  g.center = Vec3(0, 1, 0);
-  std::vector<int> pins;
-  for (int i = 0; i < n; ++i) pins.push_back(i);
-  return make_drape_problem(build_model(make_grid(g), m, ModelType::Feynman), Vec3(0, -9.81, 0), pins);
-}
 
 void run(const char* name, const DrapeProblem& p, DrapeOptions o) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -55,7 +37,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: drape_multigrid SIDE [PERTURBATION_DEG=7] [RELAX_CAP=20000] [TOL=1e-6]\n");
     return 2;
   }
-  const DrapeProblem p = curtain(std::atoi(argv[1]));
+  const DrapeProblem p = curtain_drape_problem(std::atoi(argv[1]));
   DrapeOptions o;
   o.relax.perturbation_deg = argc > 2 ? std::atof(argv[2]) : 7.0;
   o.force_tolerance = argc > 4 ? std::atof(argv[4]) : 1e-6;

@@ -7,8 +7,8 @@
 // is visible). "implicit-free" is the implicit integrator on the same cloth without the sphere, the
 // peer of Bullet's free variant (bullet_peer.cpp, built where Bullet is found); "xpbd-4x10" is XPBD
 // with Bullet's settings there (4 substeps, 10 passes each, no step control); "implicit-2threads"
-// is "implicit" on two threads (the same bits, parallel.hpp) and "implicit-2level" on one thread
-// with the two-level preconditioner (coarse_correction.hpp). Counters shared with
+// is "implicit" on two threads (the same bits, parallel.hpp), "implicit-2level" on one thread with
+// the two-level preconditioner (coarse_correction.hpp), "implicit-2level-2threads" both. Counters shared with
 // the peer (bench_common.hpp): single-frame median / min, mean edge strain, heap. Not a test:
 // numbers go to bench/baselines/*.csv via bench/run.sh, never into an assertion.
 #include <benchmark/benchmark.h>
@@ -29,14 +29,14 @@ namespace {
 
 const std::vector<std::string> kIntegrators = {"implicit", "xpbd", "verlet", "symplectic-euler",
                                                "rk4", "explicit-euler", "implicit-free", "xpbd-4x10",
-                                               "implicit-2threads", "implicit-2level"};
+                                               "implicit-2threads", "implicit-2level", "implicit-2level-2threads"};
 using bench::kWarmupFrames;
 
 cloth::Simulation hanging_cloth(int n, const std::string& variant) {
   const bool free = variant.ends_with("-free");
   const bool bullet_like = variant == "xpbd-4x10";
-  const bool two_threads = variant == "implicit-2threads";
-  const bool two_level = variant == "implicit-2level";
+  const bool two_threads = variant.ends_with("-2threads");
+  const bool two_level = variant.starts_with("implicit-2level");
   const std::string integrator =
       free ? variant.substr(0, variant.size() - 5) : bullet_like ? "xpbd" : two_threads || two_level ? "implicit" : variant;
   cloth::GridSpec spec;

@@ -32,8 +32,8 @@ BlockSparseMatrix::BlockSparseMatrix(int blocks, const std::vector<std::pair<int
   p_ = std::make_shared<const Pattern>(std::move(p));
 }
 
-void BlockSparseMatrix::set_zero() {
-  for (Eigen::Matrix3d& b : values_) b.setZero();
+void BlockSparseMatrix::set_zero(int threads) {
+  parallel_for(static_cast<int>(values_.size()), threads, [&](int s) { values_[size_t(s)].setZero(); });
 }
 
 int BlockSparseMatrix::slot(int i, int j) const {
@@ -50,10 +50,12 @@ void BlockSparseMatrix::add(int i, int j, const Eigen::Matrix3d& b) {
 }
 
 void BlockSparseMatrix::set_linear_combination(double alpha, const BlockSparseMatrix& a,
-                                               double beta, const BlockSparseMatrix& b) {
+                                               double beta, const BlockSparseMatrix& b, int threads) {
   assert(a.same_pattern(b));
   if (!same_pattern(a)) *this = a;
-  for (size_t s = 0; s < values_.size(); ++s) values_[s] = alpha * a.values_[s] + beta * b.values_[s];
+  parallel_for(static_cast<int>(values_.size()), threads, [&](int s) {
+    values_[size_t(s)] = alpha * a.values_[size_t(s)] + beta * b.values_[size_t(s)];
+  });
 }
 
 void BlockSparseMatrix::add_diagonal(const std::vector<double>& d, double scale) {

@@ -104,10 +104,9 @@ std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model) {
 }
 
 ElementSlots::ElementSlots(const ClothModel& model, const BlockSparseMatrix& pattern)
-    : bw_triangles(element_slots(pattern, model.bw_triangles, &StretchShearTriangle::v)),
+    : springs(model, pattern),
+      bw_triangles(element_slots(pattern, model.bw_triangles, &StretchShearTriangle::v)),
       bw_bends(element_slots(pattern, model.bw_bends, &BendEdge::v)) {
-  springs.reserve(model.springs.size());
-  for (const Spring& s : model.springs) springs.push_back(stencil_slots<2>(pattern, {s.i, s.j}));
   triangles.reserve(model.mesh.triangles.size());
   for (const auto& tri : model.mesh.triangles) triangles.push_back(stencil_slots(pattern, tri));
 }
@@ -123,19 +122,19 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,
                              const ElementSlots& slots, std::vector<Vec3>& f,
                              BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
-                             JacobianCorrection* correction) {
-  assert(slots.springs.size() == model.springs.size() && slots.bw_triangles.size() == model.bw_triangles.size() && slots.bw_bends.size() == model.bw_bends.size() &&
+                             JacobianCorrection* correction, int threads) {
+  assert(slots.springs.slots.size() == model.springs.size() && slots.bw_triangles.size() == model.bw_triangles.size() && slots.bw_bends.size() == model.bw_bends.size() &&
          slots.triangles.size() == model.mesh.triangles.size() && "slots of another model");
   assert(dfdx.same_pattern(dfdv) && "dfdx and dfdv share the slots");
   if (correction) correction->clear();
-  dfdx.set_zero();
-  dfdv.set_zero();
+  dfdx.set_zero(threads);
+  dfdv.set_zero(threads);
   if (only_baraff_witkin_elements(model)) {
     compute_external_forces(model, state, ext, t, f);
     add_baraff_witkin(model, state, definite, slots, f, dfdx, dfdv);
   } else {
     compute_forces(model, state, ext, t, f);
-    add_internal_jacobians(model, state, definite, dfdx, dfdv, &slots.springs);
+    add_internal_jacobians(model, state, definite, dfdx, dfdv, &slots.springs, threads);
   }
   dfdv.add_diagonal(model.mass, -model.material.velocity_damping);  // -m c I
   if (ext.drag > 0) {

@@ -94,7 +94,7 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
 void ImplicitEulerIntegrator::assemble_forces(const ClothState& state, const ClothModel& model,
                                               const StepContext& ctx, double t) {
   compute_force_jacobians(model, state, ctx.forces, t, /*definite=*/true, element_slots_, f_, dfdx_, dfdv_,
-                          &dfdx_correction_);
+                          &dfdx_correction_, ctx.pcg.threads);
   // The mouse spring enters eq. 15 like any other force: f, -k I in df/dx, -c I in df/dv.
   add_grab_spring_force(ctx.spring_grab(), state, f_);
   add_grab_spring_jacobians(ctx.spring_grab(), dfdx_, dfdv_);
@@ -156,7 +156,7 @@ void ImplicitEulerIntegrator::newton_correction(ClothState& state, const ClothMo
   {
     ScopedTimer timer(report.timings.assembly_ms);
     assemble_forces(state, model, ctx, t_end);
-    A_.set_linear_combination(-h, dfdv_, -h * h, dfdx_);
+    A_.set_linear_combination(-h, dfdv_, -h * h, dfdx_, ctx.pcg.threads);
     A_.add_diagonal(model.mass);
     b_.resize(n);
     for (int i = 0; i < n; ++i) b_[i] = h * f_[i] - model.mass[i] * (state.v[i] - v_start_[i]);
@@ -199,12 +199,12 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
       ScopedTimer timer(report.timings.assembly_ms);
       assemble_forces(state, model, ctx, ctx.time + sub * h);
       // eq. 16: A = M - h ∂f/∂v - h² ∂f/∂x.
-      A_.set_linear_combination(-h, dfdv_, -h * h, dfdx_);
+      A_.set_linear_combination(-h, dfdv_, -h * h, dfdx_, ctx.pcg.threads);
       A_.add_diagonal(model.mass);
       // eq. 18: b = h (f0 + h ∂f/∂x v0 + ∂f/∂x y) = h f0 + h ∂f/∂x (h v0 + y).
       scratch_.resize(n);
       for (int i = 0; i < n; ++i) scratch_[i] = h * state.v[i] + y_[i];
-      dfdx_.multiply(scratch_, b_);
+      dfdx_.multiply(scratch_, b_, ctx.pcg.threads);
       dfdx_correction_.add_times(scratch_, b_);  // the right side takes the true derivative
       for (int i = 0; i < n; ++i) b_[i] = h * (f_[i] + b_[i]);
     }

@@ -1,5 +1,9 @@
 #include "cloth/internal_forces.hpp"
 
+#include <cassert>
+
+#include "cloth/parallel.hpp"
+
 namespace cloth {
 
 namespace {
@@ -79,16 +83,44 @@ double internal_energy(const ClothModel& model, const ClothState& state) {
   return e;
 }
 
-void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
-                            BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
-                            const std::vector<std::array<int, 4>>* spring_slots) {
+SpringSlots::SpringSlots(const ClothModel& model, const BlockSparseMatrix& pattern) {
+  const auto slot = [&](int i, int j) {
+    const int s = pattern.slot(i, j);
+    assert(s >= 0 && "spring block not in the sparsity pattern");
+    return s;
+  };
+  slots.reserve(model.springs.size());
+  for (const Spring& s : model.springs) slots.push_back({slot(s.i, s.i), slot(s.i, s.j), slot(s.j, s.i), slot(s.j, s.j)});
+  // Greedy edge colouring in index order: each spring takes the first group neither of its
+  // vertices is in yet (a grid's 12 springs per vertex need about 13 groups).
+  std::vector<std::vector<int>> groups;
+  std::vector<std::vector<char>> vertex_in;  // vertex_in[g][v]: v has a spring in group g
+  const size_t n = static_cast<size_t>(model.vertex_count());
   for (size_t k = 0; k < model.springs.size(); ++k) {
     const Spring& s = model.springs[k];
+    size_t g = 0;
+    while (g < groups.size() && (vertex_in[g][size_t(s.i)] || vertex_in[g][size_t(s.j)])) ++g;
+    if (g == groups.size()) {
+      groups.emplace_back();
+      vertex_in.emplace_back(n, 0);
+    }
+    groups[g].push_back(static_cast<int>(k));
+    vertex_in[g][size_t(s.i)] = vertex_in[g][size_t(s.j)] = 1;
+  }
+  group_start.assign(1, 0);
+  for (const std::vector<int>& g : groups) {
+    order.insert(order.end(), g.begin(), g.end());
+    group_start.push_back(static_cast<int>(order.size()));
+  }
+}
+
+void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
+                            BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
+                            const SpringSlots* springs, int threads) {
+  // Two-vertex stencil: blocks (i,i), (j,j) = J and (i,j), (j,i) = -J.
+  const auto add_spring = [&](int k, const std::array<int, 4>& slot) {
+    const Spring& s = model.springs[size_t(k)];
     const SpringJacobian j = spring_jacobian(s, state.x[s.i], state.x[s.j], definite);
-    // Two-vertex stencil: blocks (i,i), (j,j) = J and (i,j), (j,i) = -J.
-    const std::array<int, 4> slot = spring_slots ? (*spring_slots)[k]
-                                                 : std::array<int, 4>{dfdx.slot(s.i, s.i), dfdx.slot(s.i, s.j),
-                                                                      dfdx.slot(s.j, s.i), dfdx.slot(s.j, s.j)};
     dfdx.value(slot[0]) += j.dfdx;
     dfdx.value(slot[3]) += j.dfdx;
     dfdx.value(slot[1]) -= j.dfdx;
@@ -97,6 +129,21 @@ void add_internal_jacobians(const ClothModel& model, const ClothState& state, bo
     dfdv.value(slot[3]) += j.dfdv;
     dfdv.value(slot[1]) -= j.dfdv;
     dfdv.value(slot[2]) -= j.dfdv;
+  };
+  if (springs) {
+    assert(springs->slots.size() == model.springs.size() && "spring slots of another model");
+    for (size_t g = 0; g + 1 < springs->group_start.size(); ++g) {
+      const int begin = springs->group_start[g];
+      parallel_for(springs->group_start[g + 1] - begin, threads, [&](int m) {
+        const int k = springs->order[size_t(begin + m)];
+        add_spring(k, springs->slots[size_t(k)]);
+      });
+    }
+  } else {
+    for (size_t k = 0; k < model.springs.size(); ++k) {
+      const Spring& s = model.springs[k];
+      add_spring(static_cast<int>(k), {dfdx.slot(s.i, s.i), dfdx.slot(s.i, s.j), dfdx.slot(s.j, s.i), dfdx.slot(s.j, s.j)});
+    }
   }
   for_each_element(model, state, [&](const auto& eval, const auto& v) {
     scatter_jacobians(eval, v, definite, dfdx, dfdv);

@@ -1,5 +1,7 @@
 // Static drape set-up from a running simulation, and the named methods of the CLI and UI.
 #include "cloth/error.hpp"
+#include "cloth/mesh.hpp"
+#include "cloth/model.hpp"
 #include "cloth/simulation.hpp"
 #include "cloth/static_drape.hpp"
 #include "cloth/weil_drape.hpp"
@@ -61,6 +63,29 @@ std::vector<std::string> drape_method_names() {
   std::vector<std::string> names = drape_option_names();
   names.emplace_back(kGeometricDrapeName);
   return names;
+}
+
+SpringMaterial curtain_material() {
+  SpringMaterial m;
+  m.density = 0.2;   // kg/m^2
+  m.stretch = 200;   // N/m
+  m.shear = 60;
+  m.bending = 1e-4;  // N*m
+  m.diagonal_ratio = 0.5;
+  m.buckling = 1e-6;  // m^2 (the default)
+  return m;
+}
+
+DrapeProblem curtain_drape_problem(int n) {
+  GridSpec g;
+  g.width = g.height = 0.5;
+  g.nx = g.ny = n;
+  g.plane = GridPlane::XY;
+  g.center = Vec3(0, 1, 0);
+  std::vector<int> pins;
+  for (int i = 0; i < n; ++i) pins.push_back(i);  // row j = 0 is the top edge
+  return make_drape_problem(build_model(make_grid(g), curtain_material(), ModelType::Feynman),
+                            Vec3(0, -9.81, 0), pins);
 }
 
 }  // namespace cloth

@@ -1,5 +1,5 @@
-# Sourced by the app test scripts (tests/app/*.sh) right after `set -euo pipefail`. Each script
-# defines its own fail function (what it prints differs) and may define before_cleanup.
+# Sourced by the app test scripts (tests/app/*.sh) right after `set -euo pipefail`. A script may
+# define before_cleanup, and redefine fail when it has more to show than the app's output.
 #
 #   app_test_begin NAME MODES "$@"  checks the arguments PATH/TO/clothsim REPO_ROOT [MODE], MODE
 #                                   one of the space-separated MODES ("" = none allowed); sets
@@ -10,8 +10,10 @@
 #   start_private_xvfb              an X server of the test's own (below)
 #   quit_app_with_escape            presses Escape as a user would and fails unless the app (app_pid)
 #                                   exits with status 0 within 60 s
+#   fail MESSAGE...                 prints FAIL: MESSAGE and the end of $tmp/app.log, exits 1
 #   json_field FILE EXPR            prints a python expression on `doc`, the JSON in FILE, or
 #                                   nothing while the file is missing or half-written
+#   stat EXPR                       json_field of $tmp/stats.json (the app's --stats)
 #   wait_for_stats EXPR WHAT        waits up to 60 s for EXPR on $tmp/stats.json (the app's
 #                                   --stats) to be True; fails naming WHAT, or if the app exits
 #
@@ -72,6 +74,14 @@ start_private_xvfb() {
   export DISPLAY=":$(head -n1 "$tmp/display")"
 }
 
+# The failure message, then the end of the app's output when there is one. A script with more
+# logs to show (record_signal_test.sh) redefines it after sourcing this file.
+fail() {
+  echo "FAIL: $*" >&2
+  if [ -s "${tmp:-}/app.log" ]; then echo "--- app output (last 60 lines):" >&2; tail -n 60 "$tmp/app.log" >&2; fi
+  exit 1
+}
+
 json_field() {
   python3 - "$1" "$2" <<'PY' 2>/dev/null || true
 import json, sys
@@ -82,6 +92,9 @@ except Exception:
     pass
 PY
 }
+
+# A field of the app's --stats file, $tmp/stats.json (a Python expression over doc).
+stat() { json_field "$tmp/stats.json" "$1"; }
 
 wait_for_stats() {
   for _ in $(seq 120); do

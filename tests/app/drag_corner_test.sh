@@ -32,11 +32,6 @@ case "$mode" in
     ;;
 esac
 
-fail() {
-  echo "FAIL: $*" >&2
-  if [ -s "$tmp/app.log" ]; then echo "--- app output:" >&2; cat "$tmp/app.log" >&2; fi
-  exit 1
-}
 
 start_private_xvfb
 echo "drag_corner_test: Xvfb on $DISPLAY"
@@ -46,7 +41,6 @@ echo "drag_corner_test: Xvfb on $DISPLAY"
 app_pid=$!
 
 # One field of the stats file (a python expression on `doc`).
-stat() { json_field "$tmp/stats.json" "$1"; }
 
 # Wait until the hanging cloth is at rest in simulated time (kinetic energy below 1e-5 J after at
 # least 2 s simulated), not in wall time: on a loaded machine the app runs the simulation slower

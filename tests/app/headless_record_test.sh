@@ -10,10 +10,6 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 app_test_begin headless "" "$@"
 require_tools xvfb-run ffmpeg ffprobe python3
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
 
 # 1. Recording: 60 frames -> a 60-frame H.264 video, plus stats.
 # The default scene (no --scene), as a user would run it.

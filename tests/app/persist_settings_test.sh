@@ -12,12 +12,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 app_test_begin persist "" "$@"
 require_tools Xvfb xdotool python3
 
-fail() {
-  echo "FAIL: $*" >&2
-  if [ -s "$tmp/app.log" ]; then echo "--- app output:" >&2; cat "$tmp/app.log" >&2; fi
-  exit 1
-}
-stat() { json_field "$tmp/stats.json" "$1"; }
 start_app() {
   rm -f "$tmp/stats.json"
   "$bin" --scene "$tmp/scene.json" --window 800x600 --stats "$tmp/stats.json" >>"$tmp/app.log" 2>&1 &

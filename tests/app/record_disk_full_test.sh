@@ -16,10 +16,6 @@ app_test_begin diskfull "" "$@"
 require_tools Xvfb ffmpeg timeout
 [ -c /dev/full ] || { echo "FAIL: /dev/full is missing" >&2; exit 1; }
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
 
 start_private_xvfb
 

@@ -13,12 +13,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 app_test_begin reload "" "$@"
 require_tools Xvfb xdotool python3
 
-fail() {
-  echo "FAIL: $*" >&2
-  if [ -s "$tmp/app.log" ]; then echo "--- app output:" >&2; cat "$tmp/app.log" >&2; fi
-  exit 1
-}
-stat() { json_field "$tmp/stats.json" "$1"; }
 
 start_private_xvfb
 cp "$root/tests/app/drag_scene.json" "$tmp/scene.json"

@@ -11,10 +11,6 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 app_test_begin render_modes "" "$@"
 require_tools xvfb-run python3
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
 
 # The flag has wind but touches nothing; contacts are drawn on the default scene's cloth, which
 # lands on its sphere within the 20 frames, and compared with that scene's plain picture.

@@ -20,11 +20,6 @@ bound_mb=${SOAK_RSS_GROWTH_MB:-48}
 require_tools Xvfb xdotool ffprobe python3
 before_cleanup() { xdotool mouseup 1 mouseup 2 mouseup 3 keyup ctrl 2>/dev/null; }
 
-fail() {
-  echo "FAIL: $*" >&2
-  if [ -s "$tmp/app.log" ]; then echo "--- app output (last 40 lines):" >&2; tail -n 40 "$tmp/app.log" >&2; fi
-  exit 1
-}
 
 start_private_xvfb
 

@@ -17,12 +17,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 app_test_begin ui_controls "" "$@"
 require_tools Xvfb xdotool ffprobe python3
 
-fail() {
-  echo "FAIL: $*" >&2
-  if [ -s "$tmp/app.log" ]; then echo "--- app output:" >&2; tail -n 20 "$tmp/app.log" >&2; fi
-  exit 1
-}
-stat() { json_field "$tmp/stats.json" "$1"; }
 
 start_private_xvfb
 "$bin" --scene "$root/tests/app/drag_scene.json" --window 1024x768 --stats "$tmp/stats.json" >"$tmp/app.log" 2>&1 &

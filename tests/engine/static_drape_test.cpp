@@ -18,31 +18,6 @@
 namespace cloth {
 namespace {
 
-SpringMaterial test_material() {
-  SpringMaterial m;
-  m.density = 0.2;   // kg/m^2
-  m.stretch = 200;   // N/m
-  m.shear = 60;
-  m.bending = 1e-4;  // N*m
-  m.diagonal_ratio = 0.5;
-  m.buckling = 1e-6;  // m^2 (the default)
-  return m;
-}
-
-// An n x n, 0.5 m square of Feynman cloth hanging in the XY plane from its whole top row (a
-// curtain on a rod), starting flat and unstretched: one equilibrium, everything in tension.
-DrapeProblem curtain(int n) {
-  GridSpec g;
-  g.width = g.height = 0.5;
-  g.nx = g.ny = n;
-  g.plane = GridPlane::XY;
-  g.center = Vec3(0, 1, 0);
-  std::vector<int> pins;
-  for (int i = 0; i < n; ++i) pins.push_back(i);  // row j = 0 is the top edge
-  return make_drape_problem(build_model(make_grid(g), test_material(), ModelType::Feynman),
-                            Vec3(0, -9.81, 0), pins);
-}
-
 double max_distance(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
   double d = 0;
   for (size_t i = 0; i < a.size(); ++i) d = std::max(d, (a[i] - b[i]).norm());
@@ -63,7 +38,7 @@ void print(const char* what, const DrapeResult& r) {
 }
 
 TEST(StaticDrape, AllMethodsReachTheSameEquilibrium) {
-  const DrapeProblem p = curtain(9);
+  const DrapeProblem p = curtain_drape_problem(9);
   const DrapeResult ref = solve_drape(p, options(DrapeMethod::Newton, 1e-9, 50));
   print("newton", ref);
   ASSERT_TRUE(ref.converged) << ref.message;
@@ -111,7 +86,7 @@ TEST(StaticDrape, AllMethodsReachTheSameEquilibrium) {
 }
 
 TEST(StaticDrape, ResultIsAMinimum) {
-  const DrapeProblem p = curtain(9);
+  const DrapeProblem p = curtain_drape_problem(9);
   const DrapeResult r = solve_drape(p, options(DrapeMethod::Newton, 1e-9, 50));
   ASSERT_TRUE(r.converged);
   const double e = drape_energy(p, r.x);
@@ -134,7 +109,7 @@ TEST(StaticDrape, ResultIsAMinimum) {
 // its size. Relaxation is given `budget` times the multigrid's work units as sweeps and must still
 // be more than 100 times the tolerance away (to convergence it needs far more: docs/physics.md).
 void expect_multigrid_beats_relaxation(int n, double budget) {
-  const DrapeProblem p = curtain(n);
+  const DrapeProblem p = curtain_drape_problem(n);
   const double tol = 1e-6;
   DrapeOptions o = options(DrapeMethod::Multigrid, tol, 200);
   o.relax.perturbation_deg = 0;
@@ -173,7 +148,7 @@ TEST(StaticDrape, TableclothOverSphereStaysOutside) {
   Collider ball;
   ball.shape = SphereShape{Vec3(0, 0.95, 0), 0.15};
   ball.thickness = 0.005;
-  const DrapeProblem p = make_drape_problem(build_model(make_grid(g), test_material(), ModelType::Feynman),
+  const DrapeProblem p = make_drape_problem(build_model(make_grid(g), curtain_material(), ModelType::Feynman),
                                             Vec3(0, -9.81, 0), {0, 8, 72, 80}, {ball});
   for (DrapeMethod m : {DrapeMethod::Multigrid, DrapeMethod::Newton, DrapeMethod::Relaxation}) {
     const DrapeResult r = solve_drape(p, options(m, 1e-6, m == DrapeMethod::Relaxation ? 20000 : 2000));
@@ -200,7 +175,7 @@ TEST(StaticDrape, BadInputIsRejectedWithAClearMessage) {
     }
     return "(no InputError)";
   };
-  const DrapeProblem good = curtain(9);
+  const DrapeProblem good = curtain_drape_problem(9);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_NE(message_of([&] { make_drape_problem(good.model, Vec3(0, nan, 0), {0}); }).find("gravity"),
             std::string::npos);
@@ -228,13 +203,13 @@ TEST(StaticDrape, BadInputIsRejectedWithAClearMessage) {
   RestMesh mesh = good.model.mesh;
   mesh.grid_nx = mesh.grid_ny = 0;
   const DrapeProblem no_grid =
-      make_drape_problem(build_model(mesh, test_material(), ModelType::BaraffWitkin), Vec3(0, -9.81, 0), {0, 8});
+      make_drape_problem(build_model(mesh, curtain_material(), ModelType::BaraffWitkin), Vec3(0, -9.81, 0), {0, 8});
   o = options(DrapeMethod::Multigrid, 1e-6, 10);
   EXPECT_NE(message_of([&] { solve_drape(no_grid, o); }).find("needs a generated grid"), std::string::npos);
   // ... with odd sides: 8 x 8 cannot be coarsened by taking every second point.
   GridSpec g;
   g.nx = g.ny = 8;
-  const DrapeProblem even = make_drape_problem(build_model(make_grid(g), test_material(), ModelType::Feynman),
+  const DrapeProblem even = make_drape_problem(build_model(make_grid(g), curtain_material(), ModelType::Feynman),
                                                Vec3(0, -9.81, 0), {0, 7});
   EXPECT_NE(message_of([&] { solve_drape(even, o); }).find("odd sides"), std::string::npos);
   // The other methods take the non-grid mesh (sequential relaxation and Newton need no grid).
@@ -285,15 +260,15 @@ TEST(StaticDrape, EqualsTheRestStateOfALongDampedImplicitRun) {
   // 3.35e-6 m apart (0.25% of the 1.35 mm the drape moves), both in equilibrium to 1e-13 N,
   // Newton's 8.7e-10 J lower. That is a neighbouring equilibrium, not an error of either solver,
   // so only its size is asserted.
-  const DrapeProblem curtain_problem = curtain(9);
+  const DrapeProblem curtain_problem = curtain_drape_problem(9);
   struct Case {
     double buckling, bound;
   };
   for (const Case& c : {Case{1e-2, 1e-12}, Case{1e-6, 1e-5}}) {
-    SpringMaterial m = test_material();
+    SpringMaterial m = curtain_material();
     m.buckling = c.buckling;
     m.velocity_damping = 8;  // 1/s
-    const std::vector<int> rod = {0, 1, 2, 3, 4, 5, 6, 7, 8};  // the top row, as in curtain(9)
+    const std::vector<int> rod = {0, 1, 2, 3, 4, 5, 6, 7, 8};  // the top row, as in curtain_drape_problem(9)
     const DrapeProblem p = make_drape_problem(build_model(curtain_problem.model.mesh, m, ModelType::Feynman),
                                               curtain_problem.gravity, rod);
     const DrapeResult drape = solve_drape(p, options(DrapeMethod::Newton, 1e-12, 100));

@@ -28,7 +28,7 @@ class BlockSparseMatrix {
   BlockSparseMatrix(int blocks, const std::vector<std::pair<int, int>>& pairs);
 
   int blocks() const { return p_->n; }
-  void set_zero();
+  void set_zero(int threads = 1);
   /// Position of block (i, j) in the value array, or -1 when it is not in the pattern.
   int slot(int i, int j) const;
   Eigen::Matrix3d& value(int slot) { return values_[slot]; }
@@ -44,7 +44,7 @@ class BlockSparseMatrix {
   void add(int i, int j, const Eigen::Matrix3d& b);
   /// this = alpha * a + beta * b, entry by entry, for matrices of the same pattern.
   void set_linear_combination(double alpha, const BlockSparseMatrix& a, double beta,
-                              const BlockSparseMatrix& b);
+                              const BlockSparseMatrix& b, int threads = 1);
   /// this += diag(scale d_i I).
   void add_diagonal(const std::vector<double>& d, double scale = 1.0);
 

@@ -7,6 +7,7 @@
 
 #include "cloth/block_sparse.hpp"
 #include "cloth/forces.hpp"
+#include "cloth/internal_forces.hpp"
 #include "cloth/model.hpp"
 #include "cloth/state.hpp"
 #include "cloth/step_context.hpp"
@@ -26,7 +27,7 @@ void coupled_pairs(const ClothModel& model, std::vector<std::pair<int, int>>& pa
 /// (the implicit integrator's hot path); other models' elements are added through
 /// BlockSparseMatrix::add.
 struct ElementSlots {
-  std::vector<std::array<int, 4>> springs;       ///< per model.springs: (i,i), (i,j), (j,i), (j,j)
+  SpringSlots springs;                           ///< per model.springs, and their groups
   std::vector<std::array<int, 9>> bw_triangles;  ///< per model.bw_triangles (stretch and shear)
   std::vector<std::array<int, 16>> bw_bends;     ///< per model.bw_bends
   std::vector<std::array<int, 9>> triangles;     ///< per model.mesh.triangles (drag / wind)
@@ -61,12 +62,13 @@ struct JacobianCorrection {
 /// semidefinite (see internal_forces.hpp; Baraff-Witkin bend hinges mostly by Gauss-Newton,
 /// eval_bend_definite) so that the implicit system stays positive definite.
 /// `correction`, when given, is filled with what the drag/wind blocks left out (above).
-/// `slots` must be ElementSlots(model, dfdx), and dfdv of dfdx's pattern.
+/// `slots` must be ElementSlots(model, dfdx), and dfdv of dfdx's pattern. `threads`: for the
+/// springs and the whole-matrix passes (the same bits for every count, parallel.hpp).
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,
                              const ElementSlots& slots, std::vector<Vec3>& f,
                              BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
-                             JacobianCorrection* correction = nullptr);
+                             JacobianCorrection* correction = nullptr, int threads = 1);
 /// The same, looking the slots up for this call (one-off assemblies, tests).
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,

@@ -16,14 +16,28 @@ void add_internal_forces(const ClothModel& model, const ClothState& state, std::
 /// Elastic energy of the material, J.
 double internal_energy(const ClothModel& model, const ClothState& state);
 
+/// Where each Hooke spring's blocks live in matrices of the implicit pattern, looked up once per
+/// topology, and the springs in groups that share no vertex: a group's springs add to disjoint
+/// blocks, so one group at a time runs on several threads while every block still receives its
+/// terms in the same order (parallel.hpp: the same bits for every thread count).
+struct SpringSlots {
+  std::vector<std::array<int, 4>> slots;  ///< per model.springs: (i,i), (i,j), (j,i), (j,j)
+  std::vector<int> order;                 ///< spring indices, group after group
+  std::vector<int> group_start;           ///< group g is order[group_start[g] .. group_start[g + 1])
+
+  SpringSlots() = default;
+  SpringSlots(const ClothModel& model, const BlockSparseMatrix& pattern);
+};
+
 /// dfdx, dfdv += the material's Jacobian blocks. With `definite`, each element's stiffness is made
 /// negative semidefinite (springs: compression clamp; Baraff-Witkin: project_psd of the element
-/// Hessian), so the implicit system matrix stays positive definite. `spring_slots`, when given,
-/// holds each spring's slots of (i, i), (i, j), (j, i), (j, j) in the matrices (ElementSlots), so
-/// its blocks are added without searching the rows (the implicit integrator's hot path).
+/// Hessian), so the implicit system matrix stays positive definite. `springs`, when given
+/// (SpringSlots of this model and the matrices' pattern), adds the springs' blocks without
+/// searching the rows, group by group on up to `threads` threads (the implicit integrator's hot
+/// path); otherwise they are added one by one in index order.
 void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
                             BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
-                            const std::vector<std::array<int, 4>>* spring_slots = nullptr);
+                            const SpringSlots* springs = nullptr, int threads = 1);
 
 /// Vertex pairs coupled by the material's elements (part of the sparsity pattern).
 void append_internal_pairs(const ClothModel& model, std::vector<std::pair<int, int>>& pairs);

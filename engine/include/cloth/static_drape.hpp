@@ -124,6 +124,13 @@ double drape_max_force(const DrapeProblem& problem, const std::vector<Vec3>& x);
 
 const char* drape_method_name(DrapeMethod m);
 
+/// The reference curtain of the drape tests and of bench/drape_multigrid: Feynman cloth of
+/// 0.2 kg/m², k_s 200 N/m, shear 60 N/m, B 1e-4 N m, r = 1/2, b = 1e-6 m² (curtain_material)...
+SpringMaterial curtain_material();
+/// ...as an n x n, 0.5 m square hanging in the XY plane from its whole top row (a curtain on a
+/// rod), starting flat and unstretched: one equilibrium, everything in tension.
+DrapeProblem curtain_drape_problem(int n);
+
 class Simulation;
 /// The drape problem of a running simulation: its model, gravity, pinned vertices and solids,
 /// starting from its current positions.
