@@ -17,6 +17,8 @@
 #include "cloth/integrator.hpp"
 #include "cloth/material_presets.hpp"
 #include "cloth/model.hpp"
+#include "cloth/parallel.hpp"
+#include "cloth/scene.hpp"
 #include "cloth/wind.hpp"
 #include "heat_map.hpp"
 #include "paths.hpp"
@@ -220,6 +222,20 @@ void Ui::simulation_section(cloth::Simulation& sim, UiState& state, UiActions& a
         "backward Euler fully");
     changed |= ImGui::Checkbox("direct solve (LDLT)", &solver.direct_solve);
     tip("Reference sparse direct solve instead of PCG: slower, for comparison");
+    if (ImGui::BeginCombo("preconditioner", cloth::preconditioner_name(solver.preconditioner))) {
+      for (cloth::Preconditioner p : {cloth::Preconditioner::diagonal, cloth::Preconditioner::block_jacobi,
+                                      cloth::Preconditioner::incomplete_cholesky, cloth::Preconditioner::two_level}) {
+        if (ImGui::Selectable(cloth::preconditioner_name(p), p == solver.preconditioner)) {
+          solver.preconditioner = p;
+          changed = true;
+        }
+      }
+      ImGui::EndCombo();
+    }
+    tip("Of the modified PCG: diagonal (B&W's), block-Jacobi, incomplete Cholesky (the default), or "
+        "two-level (incomplete Cholesky plus a coarse solve: fewer iterations on fine grids)");
+    changed |= ImGui::SliderInt("threads", &solver.threads, 1, std::max(1, cloth::available_threads()));
+    tip("Threads of the implicit solve; every count gives the same result, bit for bit");
   }
   if (changed) {
     try {

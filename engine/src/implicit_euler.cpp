@@ -93,11 +93,16 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
 
 void ImplicitEulerIntegrator::assemble_forces(const ClothState& state, const ClothModel& model,
                                               const StepContext& ctx, double t) {
-  compute_force_jacobians(model, state, ctx.forces, t, /*definite=*/true, element_slots_, f_, dfdx_, dfdv_,
+  compute_force_jacobians(model, state, ctx.forces, t, /*definite=*/true, element_slots_, f_, A_, dfdv_,
                           &dfdx_correction_, ctx.pcg.threads);
   // The mouse spring enters eq. 15 like any other force: f, -k I in df/dx, -c I in df/dv.
   add_grab_spring_force(ctx.spring_grab(), state, f_);
-  add_grab_spring_jacobians(ctx.spring_grab(), dfdx_, dfdv_);
+  add_grab_spring_jacobians(ctx.spring_grab(), A_, dfdv_);
+}
+
+void ImplicitEulerIntegrator::form_system_matrix(const ClothModel& model, double h, int threads) {
+  A_.set_linear_combination(-h * h, A_, -h, dfdv_, threads);
+  A_.add_diagonal(model.mass);
 }
 
 void ImplicitEulerIntegrator::measure_contact_impulses() {
@@ -156,8 +161,7 @@ void ImplicitEulerIntegrator::newton_correction(ClothState& state, const ClothMo
   {
     ScopedTimer timer(report.timings.assembly_ms);
     assemble_forces(state, model, ctx, t_end);
-    A_.set_linear_combination(-h, dfdv_, -h * h, dfdx_, ctx.pcg.threads);
-    A_.add_diagonal(model.mass);
+    form_system_matrix(model, h, ctx.pcg.threads);
     b_.resize(n);
     for (int i = 0; i < n; ++i) b_[i] = h * f_[i] - model.mass[i] * (state.v[i] - v_start_[i]);
     correction_constraints_.S = constraints_.S;
@@ -174,12 +178,11 @@ void ImplicitEulerIntegrator::newton_correction(ClothState& state, const ClothMo
 void ImplicitEulerIntegrator::update_pattern(const ClothModel& model) {
   coupled_pairs(model, pairs_scratch_);
   const int n = model.vertex_count();
-  if (pairs_scratch_ == pattern_pairs_ && dfdx_.blocks() == n) return;
+  if (pairs_scratch_ == pattern_pairs_ && A_.blocks() == n) return;
   std::swap(pattern_pairs_, pairs_scratch_);
-  dfdx_ = BlockSparseMatrix(n, pattern_pairs_);
-  dfdv_ = dfdx_;
-  A_ = dfdx_;
-  element_slots_ = ElementSlots(model, dfdx_);
+  A_ = BlockSparseMatrix(n, pattern_pairs_);
+  dfdv_ = A_;
+  element_slots_ = ElementSlots(model, A_);
 }
 
 StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& model,
@@ -198,15 +201,13 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
     {
       ScopedTimer timer(report.timings.assembly_ms);
       assemble_forces(state, model, ctx, ctx.time + sub * h);
-      // eq. 16: A = M - h ∂f/∂v - h² ∂f/∂x.
-      A_.set_linear_combination(-h, dfdv_, -h * h, dfdx_, ctx.pcg.threads);
-      A_.add_diagonal(model.mass);
-      // eq. 18: b = h (f0 + h ∂f/∂x v0 + ∂f/∂x y) = h f0 + h ∂f/∂x (h v0 + y).
+      // eq. 18: b = h (f0 + h ∂f/∂x v0 + ∂f/∂x y) = h f0 + h ∂f/∂x (h v0 + y); A_ is ∂f/∂x here.
       scratch_.resize(n);
       for (int i = 0; i < n; ++i) scratch_[i] = h * state.v[i] + y_[i];
-      dfdx_.multiply(scratch_, b_, ctx.pcg.threads);
+      A_.multiply(scratch_, b_, ctx.pcg.threads);
       dfdx_correction_.add_times(scratch_, b_);  // the right side takes the true derivative
       for (int i = 0; i < n; ++i) b_[i] = h * (f_[i] + b_[i]);
+      form_system_matrix(model, h, ctx.pcg.threads);  // eq. 16
     }
     {
       ScopedTimer timer(report.timings.solve_ms);

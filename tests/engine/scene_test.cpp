@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "cloth/error.hpp"
+#include "cloth/parallel.hpp"
 #include "cloth/scene.hpp"
 
 namespace cloth {
@@ -68,6 +69,23 @@ TEST(Scene, OverridesSetAnyDottedPath) {
   EXPECT_NEAR(s.mesh.positions[s.mesh.grid_index(0, 1)].y(), 1.0 + 1.0 - 0.25, 1e-12);  // vertical
   EXPECT_THROW(apply_override(doc, "novalue"), InputError);
   EXPECT_THROW(apply_override(doc, "cloth.mesh.grid.size.x=3"), InputError);  // into an array
+}
+
+// Threads belong to the machine: all of them unless the file asks for fewer; nonsense is refused.
+TEST(Scene, ThreadsDefaultToTheMachinesAndRejectNonsense) {
+  json doc = minimal();
+  EXPECT_EQ(parse(doc).solver.threads, available_threads());
+  apply_override(doc, "solver.threads=3");
+  EXPECT_EQ(parse(doc).solver.threads, 3);
+  apply_override(doc, "solver.threads=0");
+  EXPECT_EQ(parse(doc).solver.threads, available_threads());
+  apply_override(doc, "solver.preconditioner=two-level");
+  EXPECT_EQ(parse(doc).solver.preconditioner, Preconditioner::two_level);
+  for (const char* bad : {"solver.threads=-1", "solver.threads=1000", "solver.threads=1.5", "solver.threads=\"two\""}) {
+    json broken = minimal();
+    apply_override(broken, bad);
+    EXPECT_THROW(parse(broken), InputError) << bad;
+  }
 }
 
 TEST(Scene, UnknownKeysWarnNamingTheKey) {
