@@ -234,7 +234,7 @@ void Ui::simulation_section(cloth::Simulation& sim, UiState& state, UiActions& a
     }
     tip("Of the modified PCG: diagonal (B&W's), block-Jacobi, incomplete Cholesky (the default), or "
         "two-level (incomplete Cholesky plus a coarse solve: fewer iterations on fine grids)");
-    changed |= ImGui::SliderInt("threads", &solver.threads, 1, std::max(1, cloth::available_threads()));
+    changed |= ImGui::SliderInt("threads", &solver.threads, 1, std::max(solver.threads, cloth::available_threads()));
     tip("Threads of the implicit solve; every count gives the same result, bit for bit");
   }
   if (changed) {

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <utility>
 
+#include <Eigen/Eigenvalues>
+#include <Eigen/OrderingMethods>
+
 #include "cloth/parallel.hpp"
 
 namespace cloth {
@@ -72,12 +75,41 @@ void CoarseCorrection::analyze(const BlockSparseMatrix& A) {
       coarse_slot_[size_t(s)] = coarse_.slot(aggregate_of_[size_t(i)], aggregate_of_[size_t(A.col(s))]);
     }
   }
-  scalar_ = coarse_.to_eigen();
+  // The coarse unknowns in a fill-reducing order (AMD on the aggregates' graph), numbered so by
+  // this class itself: the factor then needs no permutation of its own, and neither factorising
+  // nor solving allocates (Eigen permutes into temporaries otherwise).
+  std::vector<Eigen::Triplet<double>> graph;
+  for (int a = 0; a < count; ++a) {
+    for (int s = coarse_.row_begin(a); s < coarse_.row_end(a); ++s) graph.emplace_back(a, coarse_.col(s), 1.0);
+  }
+  Eigen::SparseMatrix<double> pattern(count, count);
+  pattern.setFromTriplets(graph.begin(), graph.end());
+  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> inverse_order;
+  Eigen::AMDOrdering<int>()(pattern, inverse_order);
+  const Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> order = inverse_order.inverse();
+  position_.assign(order.indices().data(), order.indices().data() + count);
+  // A_c's upper triangle in that order, and where each stored value comes from.
+  std::vector<int> aggregate_at(static_cast<size_t>(count));
+  for (int a = 0; a < count; ++a) aggregate_at[size_t(position_[size_t(a)])] = a;
+  std::vector<Eigen::Triplet<double>> entries;
+  for (int a = 0; a < count; ++a) {
+    for (int s = coarse_.row_begin(a); s < coarse_.row_end(a); ++s) {
+      for (int r = 0; r < 3; ++r) {
+        for (int k = 0; k < 3; ++k) {
+          const int i = 3 * position_[size_t(a)] + r, j = 3 * position_[size_t(coarse_.col(s))] + k;
+          if (i <= j) entries.emplace_back(i, j, 0.0);
+        }
+      }
+    }
+  }
+  scalar_.resize(3 * count, 3 * count);
+  scalar_.setFromTriplets(entries.begin(), entries.end());
   scalar_source_.clear();
   for (int col = 0; col < scalar_.outerSize(); ++col) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(scalar_, col); it; ++it) {
-      const int r = static_cast<int>(it.row()), k = static_cast<int>(it.col());
-      scalar_source_.push_back(9 * coarse_.slot(r / 3, k / 3) + 3 * (r % 3) + k % 3);
+      const int i = static_cast<int>(it.row()), j = static_cast<int>(it.col());
+      const int slot = coarse_.slot(aggregate_at[size_t(i / 3)], aggregate_at[size_t(j / 3)]);
+      scalar_source_.push_back(9 * slot + 3 * (i % 3) + j % 3);
     }
   }
   llt_.analyzePattern(scalar_);
@@ -96,14 +128,28 @@ bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraint
       }
     }
   });
+  // A translation that every member has constrained (a zero column of P, or one of rounding size
+  // when they all slide on the same tilted plane) would leave A_c singular: on the null space of
+  // N_a = Σ S_i the block gets the identity, scaled like the block (the correction there is
+  // multiplied by S_i and vanishes anyway).
+  parallel_tasks(aggregates(), threads, A.blocks() >= kMinParallelLength, [&](int a) {
+    Eigen::Matrix3d free_directions = Eigen::Matrix3d::Zero();
+    for (int m = members_start_[size_t(a)]; m < members_start_[size_t(a) + 1]; ++m) {
+      free_directions += c.S[size_t(members_[size_t(m)])];
+    }
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(free_directions);
+    Eigen::Matrix3d& block = coarse_.value(coarse_.diagonal_slot(a));
+    const double scale = block.trace() > 0 ? block.trace() / 3 : 1.0;
+    for (int k = 0; k < 3; ++k) {
+      if (eig.eigenvalues()(k) < kConstrainedDirection) {
+        block += scale * eig.eigenvectors().col(k) * eig.eigenvectors().col(k).transpose();
+      }
+    }
+  });
   double* values = scalar_.valuePtr();
   for (size_t k = 0; k < scalar_source_.size(); ++k) {
     const int src = scalar_source_[k];
     values[k] = coarse_.value(src / 9)((src % 9) / 3, src % 3);
-  }
-  // A translation every member has constrained is a zero column of P: keep A_c definite there.
-  for (int d = 0; d < scalar_.rows(); ++d) {
-    if (scalar_.coeff(d, d) == 0.0) scalar_.coeffRef(d, d) = 1.0;
   }
   llt_.factorize(scalar_);
   return llt_.info() == Eigen::Success;
@@ -119,11 +165,11 @@ void CoarseCorrection::add_correction(const std::vector<Vec3>& in, const VertexC
       const int i = members_[size_t(k)];
       sum += c.S[size_t(i)] * in[size_t(i)];
     }
-    rc_.segment<3>(3 * a) = sum;
+    rc_.segment<3>(3 * position_[size_t(a)]) = sum;
   });
   ec_ = llt_.solve(rc_);
   parallel_for(static_cast<int>(in.size()), threads, [&](int i) {
-    out[size_t(i)] += c.S[size_t(i)] * ec_.segment<3>(3 * aggregate_of_[size_t(i)]);
+    out[size_t(i)] += c.S[size_t(i)] * ec_.segment<3>(3 * position_[size_t(aggregate_of_[size_t(i)])]);
   });
 }
 

@@ -89,6 +89,7 @@ SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
     report.preconditioner_shifts = ic.shifts();
     report.preconditioner_fallback = !use_ic;
   }
+  report.coarse_fallback = two_level && use_ic && !use_coarse;
   if (!use_ic) inverse_blocks(A, c, settings.preconditioner == Preconditioner::diagonal, work.inv_block);
   const std::vector<Eigen::Matrix3d>& inv_block = work.inv_block;
   auto precondition = [&](const std::vector<Vec3>& in, std::vector<Vec3>& out) {

@@ -447,10 +447,10 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
   }
   // Threads are the machine's, not the scene's: all of them unless the file asks for fewer (the
   // results are the same bits for every count, parallel.hpp).
-  scene.solver.threads = available_threads();
+  scene.solver.threads = std::min(available_threads(), kMaxThreads);
   if (top.has("solver")) {
     Fields f(top.at("solver"), "solver", warnings);
-    if (const int threads = f.integer("threads", 0, 0, 256); threads > 0) scene.solver.threads = threads;
+    if (const int threads = f.integer("threads", 0, 0, kMaxThreads); threads > 0) scene.solver.threads = threads;
     scene.solver.integrator = f.string("integrator", scene.solver.integrator);
     scene.solver.dt = f.number("dt", scene.solver.dt, 1e-7, 1.0, "s");
     scene.solver.substeps = f.integer("substeps", scene.solver.substeps, 1, 10000);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cloth/error.hpp"
+#include "cloth/parallel.hpp"
 
 namespace cloth {
 
@@ -39,8 +40,9 @@ void validate_solver(const SolverSettings& solver) {
     throw InputError("solver.max_stretch_change must be in (0, 10], got " +
                      std::to_string(solver.max_stretch_change));
   }
-  if (solver.threads < 1 || solver.threads > 256) {
-    throw InputError("solver.threads must be in [1, 256], got " + std::to_string(solver.threads));
+  if (solver.threads < 1 || solver.threads > kMaxThreads) {
+    throw InputError("solver.threads must be in [1, " + std::to_string(kMaxThreads) + "], got " +
+                     std::to_string(solver.threads));
   }
   if (solver.substeps < 1 || solver.substeps > kMaxSubsteps) {
     throw InputError("solver.substeps must be in [1, " + std::to_string(kMaxSubsteps) + "], got " +

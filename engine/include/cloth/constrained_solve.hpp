@@ -52,6 +52,7 @@ struct SolveReport {
   bool converged = false;
   int preconditioner_shifts = 0;        ///< incomplete Cholesky: Manteuffel shifts after a breakdown
   bool preconditioner_fallback = false; ///< incomplete Cholesky broke down at every shift: block-Jacobi used
+  bool coarse_fallback = false;         ///< two-level: A_c did not factor, IC(0) alone was used
 };
 
 struct PcgWorkspace;  // pcg_workspace.hpp

@@ -13,9 +13,10 @@
 //
 // Elimination order (one level of nested dissection): the vertices are split by index into
 // kDomains ranges; a vertex coupled to a vertex of an earlier range goes to the separator, which
-// is eliminated last (the second range from its far end, so that both end at the separator). No block couples two domains, so each domain's factorisation and triangular
-// sweeps are independent and run on their own thread; only the separator (two grid rows of a
-// row-major grid, 2% of a 100 x 100 cloth) is serial. The order is fixed by the mesh, not by
+// is eliminated last (the second range from its far end, so that both end at the separator). No
+// block couples two domains, so each domain's factorisation and triangular sweeps are independent
+// and run on their own thread; only the separator (two grid rows of a row-major grid, 2% of a
+// 100 x 100 cloth) is serial. The order is fixed by the mesh, not by
 // the thread count, so every thread count computes the same factor and the same solve, bit for
 // bit. Grids number their vertices row by row, so the index ranges are bands; a mesh numbered at
 // random would get a large separator (still correct, less parallel).
@@ -50,7 +51,7 @@ class BlockIncompleteCholesky {
   void apply(const std::vector<Vec3>& in, const VertexConstraints& c, std::vector<Vec3>& out,
              int threads = 1) const;
   /// Vertices in the separator, eliminated after the domains on one thread.
-  int separator_size() const { return static_cast<int>(order_.size()) - range_[kDomains]; }
+  int separator_size() const { return range_.empty() ? 0 : static_cast<int>(order_.size()) - range_[kDomains]; }
 
  private:
   /// One IC(0) update U_ij -= U_ki^T F_kj (F_kj = D_k^-1 U_kj), as elimination-order slots:

@@ -15,6 +15,8 @@ namespace cloth {
 inline constexpr int kMinParallelLength = 2048;
 /// Vertices per partial sum of deterministic_sum (independent of the thread count).
 inline constexpr int kSumChunk = 512;
+/// The most threads a solve may be given (solver.threads).
+inline constexpr int kMaxThreads = 256;
 
 /// The threads this process may use (OpenMP's limit; 1 without OpenMP).
 int available_threads();
