@@ -76,8 +76,9 @@ void CoarseCorrection::analyze(const BlockSparseMatrix& A) {
     }
   }
   // The coarse unknowns in a fill-reducing order (AMD on the aggregates' graph), numbered so by
-  // this class itself: the factor then needs no permutation of its own, and neither factorising
-  // nor solving allocates (Eigen permutes into temporaries otherwise).
+  // this class itself: the factor then needs no permutation of its own, so a solve (every CG
+  // iteration) allocates nothing and a factorisation copies no matrix (Eigen would permute into
+  // temporaries; its factorize still allocates one index array of the coarse size).
   std::vector<Eigen::Triplet<double>> graph;
   for (int a = 0; a < count; ++a) {
     for (int s = coarse_.row_begin(a); s < coarse_.row_end(a); ++s) graph.emplace_back(a, coarse_.col(s), 1.0);
