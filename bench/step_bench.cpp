@@ -6,8 +6,8 @@
 // collision split of B&W Table 1, and the max edge strain at the end (a fast but rubbery result
 // is visible). "implicit-free" is the implicit integrator on the same cloth without the sphere, the
 // peer of Bullet's free variant (bullet_peer.cpp, built where Bullet is found); "xpbd-4x10" is XPBD
-// with Bullet's settings there (4 substeps, 10 passes each, no step control); "implicit-2threads"
-// is "implicit" on two threads (the same bits, parallel.hpp), "implicit-2level" on one thread with
+// with Bullet's settings there (4 substeps, 10 passes each, no step control), "xpbd-4x10-2threads"
+// the same on two threads; "implicit-2threads" is "implicit" on two threads (the same bits, parallel.hpp), "implicit-2level" on one thread with
 // the two-level preconditioner (coarse_correction.hpp), "implicit-2level-2threads" both. Counters shared with
 // the peer (bench_common.hpp): single-frame median / min, mean edge strain, heap. Not a test:
 // numbers go to bench/baselines/*.csv via bench/run.sh, never into an assertion.
@@ -27,18 +27,33 @@
 
 namespace {
 
-const std::vector<std::string> kIntegrators = {"implicit", "xpbd", "verlet", "symplectic-euler",
-                                               "rk4", "explicit-euler", "implicit-free", "xpbd-4x10",
-                                               "implicit-2threads", "implicit-2level", "implicit-2level-2threads"};
+// A benchmarked configuration: an integrator and how it is run.
+struct Variant {
+  std::string integrator;
+  bool free = false;         // no sphere
+  bool bullet_like = false;  // XPBD with the peer's 4 substeps x 10 passes
+  int threads = 1;
+  bool two_level = false;    // the two-level preconditioner
+};
+
+const std::vector<std::pair<std::string, Variant>> kVariants = {
+    {"implicit", {"implicit"}},
+    {"xpbd", {"xpbd"}},
+    {"verlet", {"verlet"}},
+    {"symplectic-euler", {"symplectic-euler"}},
+    {"rk4", {"rk4"}},
+    {"explicit-euler", {"explicit-euler"}},
+    {"implicit-free", {"implicit", true}},
+    {"xpbd-4x10", {"xpbd", false, true}},
+    {"implicit-2threads", {"implicit", false, false, 2}},
+    {"implicit-2level", {"implicit", false, false, 1, true}},
+    {"implicit-2level-2threads", {"implicit", false, false, 2, true}},
+    {"xpbd-4x10-2threads", {"xpbd", false, true, 2}},
+};
 using bench::kWarmupFrames;
 
-cloth::Simulation hanging_cloth(int n, const std::string& variant) {
-  const bool free = variant.ends_with("-free");
-  const bool bullet_like = variant == "xpbd-4x10";
-  const bool two_threads = variant.ends_with("-2threads");
-  const bool two_level = variant.starts_with("implicit-2level");
-  const std::string integrator =
-      free ? variant.substr(0, variant.size() - 5) : bullet_like ? "xpbd" : two_threads || two_level ? "implicit" : variant;
+cloth::Simulation hanging_cloth(int n, const Variant& variant) {
+  const std::string& integrator = variant.integrator;
   cloth::GridSpec spec;
   spec.nx = spec.ny = n;
   spec.center = cloth::Vec3(0, 1, 0);
@@ -48,11 +63,11 @@ cloth::Simulation hanging_cloth(int n, const std::string& variant) {
   solver.integrator = integrator;
   solver.substeps = 1;
   solver.adaptive = true;
-  // Every variant runs on one thread (the "on one core") except implicit-2threads, the
+  // Every variant runs on one thread (the "on one core") except the "-2threads" ones, the
   // same computation on two (the same bits, parallel.hpp).
-  solver.threads = two_threads ? 2 : 1;
-  if (two_level) solver.preconditioner = cloth::Preconditioner::two_level;
-  if (bullet_like) {
+  solver.threads = variant.threads;
+  if (variant.two_level) solver.preconditioner = cloth::Preconditioner::two_level;
+  if (variant.bullet_like) {
     // Bullet's settings in the peer (bullet_peer.cpp): 4 substeps of 1/240 s, 10 Gauss-Seidel
     // passes over the constraints per substep; softer than Bullet's links (compliance 1/k).
     solver.substeps = 4;
@@ -68,7 +83,7 @@ cloth::Simulation hanging_cloth(int n, const std::string& variant) {
     solver.adaptive = false;
   }
   std::vector<cloth::Collider> colliders;
-  if (!free) {
+  if (!variant.free) {
     colliders.push_back(cloth::Collider{cloth::SphereShape{
         cloth::Vec3(bench::kSphereX, bench::kSphereY, bench::kSphereZ), bench::kSphereRadius}});
   }
@@ -81,14 +96,14 @@ struct Cached {
   bench::HeapPeak heap;
 };
 
-// One simulation per (integrator, size), warmed up once and then shared by every run of that
+// One simulation per (variant, size), warmed up once and then shared by every run of that
 // benchmark (repetitions continue from where the last one stopped, on a settled cloth).
-Cached& warmed_up(const std::string& integrator, int n) {
+Cached& warmed_up(const std::string& name, const Variant& variant, int n) {
   static std::map<std::pair<std::string, int>, std::unique_ptr<Cached>> cache;
-  std::unique_ptr<Cached>& c = cache[{integrator, n}];
+  std::unique_ptr<Cached>& c = cache[{name, n}];
   if (!c) {
     c = std::make_unique<Cached>();
-    c->sim = std::make_unique<cloth::Simulation>(hanging_cloth(n, integrator));
+    c->sim = std::make_unique<cloth::Simulation>(hanging_cloth(n, variant));
     c->heap.sample();
     for (int f = 0; f < kWarmupFrames; ++f) {
       c->sim->step();
@@ -109,9 +124,9 @@ bench::StrainSummary edge_strain(const cloth::Simulation& sim) {
   return s;
 }
 
-void BM_Frame(benchmark::State& state, const std::string& integrator) {
+void BM_Frame(benchmark::State& state, const std::string& name, const Variant& variant) {
   const int n = static_cast<int>(state.range(0));
-  Cached& cached = warmed_up(integrator, n);
+  Cached& cached = warmed_up(name, variant, n);
   cloth::Simulation& sim = *cached.sim;
   const auto steps0 = sim.rejected_steps();
   const cloth::StepTimings t0 = sim.total_timings();
@@ -141,13 +156,13 @@ void BM_Frame(benchmark::State& state, const std::string& integrator) {
   state.counters["instabilities"] = sim.instabilities();
 }
 
-// Registered at start-up: one benchmark per integrator, one argument per grid size. Explicit
+// Registered at start-up: one benchmark per variant, one argument per grid size. Explicit
 // methods need thousands of steps per frame on the finest grids; they are measured only where a
 // frame takes seconds at most, which is itself the lesson of "Large Steps".
 const bool kRegistered = [] {
-  for (const std::string& name : kIntegrators) {
-    auto* b = benchmark::RegisterBenchmark(("BM_Frame/" + name).c_str(), BM_Frame, name);
-    const bool cheap = name.starts_with("implicit") || name.starts_with("xpbd");
+  for (const auto& [name, variant] : kVariants) {
+    auto* b = benchmark::RegisterBenchmark(("BM_Frame/" + name).c_str(), BM_Frame, name, variant);
+    const bool cheap = variant.integrator == "implicit" || variant.integrator == "xpbd";
     for (int n : {16, 32, 51, 64, 100, 128}) {
       if (cheap || n <= 64) b->Arg(n);
     }

@@ -91,27 +91,7 @@ SpringSlots::SpringSlots(const ClothModel& model, const BlockSparseMatrix& patte
   };
   slots.reserve(model.springs.size());
   for (const Spring& s : model.springs) slots.push_back({slot(s.i, s.i), slot(s.i, s.j), slot(s.j, s.i), slot(s.j, s.j)});
-  // Greedy edge colouring in index order: each spring takes the first group neither of its
-  // vertices is in yet (a grid's 12 springs per vertex need about 13 groups).
-  std::vector<std::vector<int>> groups;
-  std::vector<std::vector<char>> vertex_in;  // vertex_in[g][v]: v has a spring in group g
-  const size_t n = static_cast<size_t>(model.vertex_count());
-  for (size_t k = 0; k < model.springs.size(); ++k) {
-    const Spring& s = model.springs[k];
-    size_t g = 0;
-    while (g < groups.size() && (vertex_in[g][size_t(s.i)] || vertex_in[g][size_t(s.j)])) ++g;
-    if (g == groups.size()) {
-      groups.emplace_back();
-      vertex_in.emplace_back(n, 0);
-    }
-    groups[g].push_back(static_cast<int>(k));
-    vertex_in[g][size_t(s.i)] = vertex_in[g][size_t(s.j)] = 1;
-  }
-  group_start.assign(1, 0);
-  for (const std::vector<int>& g : groups) {
-    order.insert(order.end(), g.begin(), g.end());
-    group_start.push_back(static_cast<int>(order.size()));
-  }
+  groups = SpringGroups(model.springs, model.vertex_count());
 }
 
 void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
@@ -132,10 +112,11 @@ void add_internal_jacobians(const ClothModel& model, const ClothState& state, bo
   };
   if (springs) {
     assert(springs->slots.size() == model.springs.size() && "spring slots of another model");
-    for (size_t g = 0; g + 1 < springs->group_start.size(); ++g) {
-      const int begin = springs->group_start[g];
-      parallel_for(springs->group_start[g + 1] - begin, threads, [&](int m) {
-        const int k = springs->order[size_t(begin + m)];
+    const SpringGroups& groups = springs->groups;
+    for (int g = 0; g < groups.group_count(); ++g) {
+      const int begin = groups.group_start[size_t(g)];
+      parallel_for(groups.group_start[size_t(g) + 1] - begin, threads, [&](int m) {
+        const int k = groups.order[size_t(begin + m)];
         add_spring(k, springs->slots[size_t(k)]);
       });
     }

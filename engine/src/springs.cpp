@@ -1,5 +1,6 @@
 // Hooke springs of seed 002 (sections 3-4).
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <utility>
 
@@ -119,6 +120,50 @@ SpringJacobian spring_jacobian(const Spring& s, const Vec3& xi, const Vec3& xj,
 double spring_energy(const Spring& s, const Vec3& xi, const Vec3& xj) {
   const double e = (xi - xj).norm() - s.rest;
   return 0.5 * s.k * e * e;
+}
+
+SpringGroups::SpringGroups(const std::vector<Spring>& springs, int vertex_count,
+                           const std::vector<int>* subset) {
+  std::vector<std::vector<int>> groups;
+  std::vector<std::vector<char>> vertex_in;  // vertex_in[g][v]: v has a spring in group g
+  const size_t n = static_cast<size_t>(vertex_count);
+  const size_t count = subset ? subset->size() : springs.size();
+  for (size_t m = 0; m < count; ++m) {
+    const size_t k = subset ? size_t((*subset)[m]) : m;
+    const Spring& s = springs[k];
+    size_t g = 0;
+    while (g < groups.size() && (vertex_in[g][size_t(s.i)] || vertex_in[g][size_t(s.j)])) ++g;
+    if (g == groups.size()) {
+      groups.emplace_back();
+      vertex_in.emplace_back(n, 0);
+    }
+    groups[g].push_back(static_cast<int>(k));
+    vertex_in[g][size_t(s.i)] = vertex_in[g][size_t(s.j)] = 1;
+  }
+  group_start.assign(1, 0);
+  for (const std::vector<int>& g : groups) {
+    order.insert(order.end(), g.begin(), g.end());
+    group_start.push_back(static_cast<int>(order.size()));
+  }
+}
+
+SpringTiles::SpringTiles(const std::vector<Spring>& springs, int vertex_count, int min_tile_vertices) {
+  int reach = 0;  // the largest |i - j|
+  for (const Spring& s : springs) reach = std::max(reach, std::abs(s.i - s.j));
+  const int tile_vertices = std::max({reach, min_tile_vertices, 1});
+  const int tiles = std::max(1, (vertex_count + tile_vertices - 1) / tile_vertices);
+  std::vector<std::vector<int>> tile_springs(static_cast<size_t>(tiles));
+  for (size_t k = 0; k < springs.size(); ++k) {
+    tile_springs[size_t(std::min(springs[k].i, springs[k].j) / tile_vertices)].push_back(static_cast<int>(k));
+  }
+  for (int phase = 0; phase < 2; ++phase) {
+    if (phase == 1) odd_tiles_start = tile_count();
+    for (int t = phase; t < tiles; t += 2) {
+      const SpringGroups groups(springs, vertex_count, &tile_springs[size_t(t)]);
+      order.insert(order.end(), groups.order.begin(), groups.order.end());
+      tile_start.push_back(static_cast<int>(order.size()));
+    }
+  }
 }
 
 }  // namespace cloth

@@ -12,6 +12,7 @@
 #include "cloth/forces.hpp"
 #include "cloth/bw_conditions.hpp"
 #include "cloth/explicit_integrators.hpp"
+#include "cloth/parallel.hpp"
 #include "cloth/step_timings.hpp"
 
 namespace cloth {
@@ -73,30 +74,81 @@ void project(const Eigen::Matrix<double, M, 1>& value, const Eigen::Matrix<doubl
   for (size_t k = 0; k < V; ++k) pass.x[v[k]] += dx.template segment<3>(3 * k);
 }
 
-// Number of scalar constraint components (lambda slots) of the model.
-size_t constraint_count(const ClothModel& model) {
-  return model.springs.size() + 3 * model.bw_triangles.size() + model.bw_bends.size();
+// Number of scalar constraint components (lambda slots) of the elements other than springs.
+size_t element_constraint_count(const ClothModel& model) {
+  return 3 * model.bw_triangles.size() + model.bw_bends.size();
 }
 
 }  // namespace
 
+void XpbdIntegrator::prepare_springs(const ClothModel& model, double h) {
+  const std::vector<Spring>& springs = model.springs;
+  bool same_topology = spring_ends_.size() == 2 * springs.size();
+  for (size_t k = 0; same_topology && k < springs.size(); ++k) {
+    same_topology = spring_ends_[2 * k] == springs[k].i && spring_ends_[2 * k + 1] == springs[k].j;
+  }
+  if (!same_topology) {
+    spring_ends_.clear();
+    for (const Spring& s : springs) spring_ends_.insert(spring_ends_.end(), {s.i, s.j});
+    spring_tiles_ = SpringTiles(springs, model.vertex_count(), kTileVertices);
+  }
+  // Springs (seed 002): C = |x_i - x_j| - rest, grad = (d, -d), E = k/2 C^2 => alpha = 1/k; the
+  // axial damping -k_d (v_ij . d) d is Rayleigh damping of C with beta = k_d. Stiffness, damping
+  // and inverse masses are read every substep (sliders, pins and grabs change them). project()'s
+  // A = (1 + gamma) grad^T W grad + alpha~ is (1 + gamma)(w_i + w_j) + alpha~ here (|d| = 1),
+  // constant over the substep's passes.
+  spring_rows_.resize(springs.size());
+  for (size_t m = 0; m < springs.size(); ++m) {
+    const Spring& s = springs[size_t(spring_tiles_.order[m])];
+    SpringRow& r = spring_rows_[m];
+    r.i = s.i;
+    r.j = s.j;
+    r.rest = s.rest;
+    r.alpha_tilde = 1.0 / (s.k * h * h);
+    r.gamma = s.kd / (s.k * h);
+    const double w = inv_mass_[size_t(s.i)] + inv_mass_[size_t(s.j)];
+    const double a = (1 + r.gamma) * w + r.alpha_tilde;
+    // No stiffness (infinite compliance) or both ends fixed: the row is skipped.
+    r.inv_a = s.k > 0 && w > 0 && std::isfinite(a) ? 1.0 / a : 0.0;
+  }
+}
+
+void XpbdIntegrator::project_springs(std::vector<Vec3>& x, int threads) {
+  // The one-component case of project(), written out: the springs are most of a pass.
+  const auto update = [&](size_t m) {
+    const SpringRow& r = spring_rows_[m];
+    if (r.inv_a == 0) return;
+    const Vec3 d = x[size_t(r.i)] - x[size_t(r.j)];
+    const double len = d.norm();
+    if (len < 1e-12) return;  // coincident ends: no direction (as spring_force_on_i)
+    const Vec3 n = d * (1.0 / len);
+    const Vec3 moved = (x[size_t(r.i)] - x_prev_[size_t(r.i)]) - (x[size_t(r.j)] - x_prev_[size_t(r.j)]);
+    double& lambda = spring_lambda_[m];
+    const double dlambda = (r.rest - len - r.alpha_tilde * lambda - r.gamma * n.dot(moved)) * r.inv_a;
+    if (!std::isfinite(dlambda)) return;
+    lambda += dlambda;
+    x[size_t(r.i)] += (inv_mass_[size_t(r.i)] * dlambda) * n;
+    x[size_t(r.j)] -= (inv_mass_[size_t(r.j)] * dlambda) * n;
+  };
+  // Even tiles, then odd tiles (SpringTiles): the tiles of one phase share no vertex, so they run
+  // on any number of threads with the same result (parallel.hpp); a tile's springs run in order.
+  const std::vector<int>& start = spring_tiles_.tile_start;
+  for (int phase = 0; phase < 2; ++phase) {
+    const int first = phase == 0 ? 0 : spring_tiles_.odd_tiles_start;
+    const int last = phase == 0 ? spring_tiles_.odd_tiles_start : spring_tiles_.tile_count();
+    const bool worth_it = start[size_t(last)] - start[size_t(first)] >= kMinParallelLength;
+    parallel_tasks(last - first, threads, worth_it, [&](int t) {
+      const size_t tile = size_t(first + t);
+      for (int m = start[tile]; m < start[tile + 1]; ++m) update(size_t(m));
+    });
+  }
+}
+
 void XpbdIntegrator::project_constraints(ClothState& state, const ClothModel& model,
-                                         const Grab* spring, double h) {
+                                         const Grab* spring, double h, int threads) {
   Pass pass{inv_mass_, x_prev_, state.x, h};
   double* lambda = lambda_.data();
-  // Springs (seed 002): C = |x_i - x_j| - rest, grad = (d, -d), E = k/2 C^2 => alpha = 1/k;
-  // the axial damping -k_d (v_ij . d) d is Rayleigh damping of C with beta = k_d.
-  for (const Spring& s : model.springs) {
-    double* l = lambda++;
-    if (!(s.k > 0)) continue;  // no stiffness: infinite compliance, no constraint
-    const Vec3 d = state.x[s.i] - state.x[s.j];
-    const double len = d.norm();
-    if (len < 1e-12) continue;  // coincident ends: no direction (as spring_force_on_i)
-    Eigen::Matrix<double, 6, 1> grad;
-    grad << d / len, -d / len;
-    project<6, 1, 2>(Eigen::Matrix<double, 1, 1>(len - s.rest), grad, std::array<int, 2>{s.i, s.j},
-                     1.0 / s.k, s.kd, pass, l);
-  }
+  project_springs(state.x, threads);
   // Baraff-Witkin (seed 001 sec. 4): the kernels' own conditions. The element energies are
   // E = k_e/2 C^T C with k_e = k / a (stretch, shear) and k_e = weight scale B (bend), the damping
   // constants likewise (bw_conditions.hpp, "SI conventions"); alpha = 1 / k_e, beta = k_d,e.
@@ -161,11 +213,13 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
       inv_mass_.resize(n);
       for (int i = 0; i < n; ++i) inv_mass_[i] = pinned[i] ? 0.0 : 1.0 / model.mass[i];
       if (const Grab* grab = ctx.kinematic_grab()) inv_mass_[grab->vertex] = 0;
+      prepare_springs(model, h);
 
-      lambda_.assign(constraint_count(model), 0.0);
+      lambda_.assign(element_constraint_count(model), 0.0);
+      spring_lambda_.assign(spring_rows_.size(), 0.0);
       grab_lambda_.setZero();
       for (int it = 0; it < ctx.xpbd_iterations; ++it) {
-        project_constraints(state, model, ctx.spring_grab(), h);
+        project_constraints(state, model, ctx.spring_grab(), h, ctx.pcg.threads);
       }
       project_slides(state, ctx);  // before the velocities, which then only move along them
 

@@ -23,17 +23,19 @@ namespace cloth {
 namespace {
 
 // A square cloth of n x n vertices hanging from two corners above a sphere it falls onto (the
-// benchmark's scene), implicit with adaptive steps, on `threads` threads.
-Simulation hanging_cloth(int n, int threads) {
+// benchmark's scene), on `threads` threads: implicit with adaptive steps, or XPBD with the
+// benchmark's 4 substeps x 10 passes.
+Simulation hanging_cloth(int n, int threads, const std::string& integrator = "implicit") {
   GridSpec spec;
   spec.nx = spec.ny = n;
   spec.center = Vec3(0, 1, 0);
   SpringMaterial material;
   material.density = 0.1;
   SolverSettings solver;
-  solver.integrator = "implicit";
-  solver.substeps = 1;
-  solver.adaptive = true;
+  solver.integrator = integrator;
+  solver.substeps = integrator == "xpbd" ? 4 : 1;
+  solver.xpbd_iterations = 10;
+  solver.adaptive = integrator != "xpbd";
   solver.threads = threads;
   return Simulation(build_model(make_grid(spec), material), {Collider{SphereShape{Vec3(0, 0.4, 0.1), 0.3}}},
                     {0, n - 1}, solver, Vec3(0, -9.81, 0));
@@ -92,11 +94,11 @@ TEST(IncompleteCholesky, SeparatorOfARowMajorGridIsTwoRows) {
 // The whole implicit step (assembly, IC(0)-PCG with contacts and pins, collisions) on two threads
 // gives the same bits as on one, frame after frame, on a cloth large enough for every parallel
 // loop to split (64 x 64 = 4096 vertices > kMinParallelLength).
-TEST(ParallelSolve, TwoThreadsStepTheClothToTheSameBitsAsOne) {
-  Simulation one = hanging_cloth(64, 1);
-  Simulation two = hanging_cloth(64, 2);
+// Asserts that two runs of the same cloth on different thread counts take the same steps to the
+// same bits for `frames` frames, and that the cloth reaches the sphere.
+void expect_same_bits(Simulation& one, Simulation& two, int frames) {
   int contacts = 0;
-  for (int frame = 0; frame < 40; ++frame) {
+  for (int frame = 0; frame < frames; ++frame) {
     const FrameReport a = one.step();
     const FrameReport b = two.step();
     ASSERT_EQ(a.solver_iterations, b.solver_iterations) << "frame " << frame;
@@ -109,6 +111,60 @@ TEST(ParallelSolve, TwoThreadsStepTheClothToTheSameBitsAsOne) {
   }
   EXPECT_GT(contacts, 0) << "the cloth should reach the sphere, so that contact constraints are solved too";
   EXPECT_EQ(one.instabilities(), 0);
+}
+
+TEST(ParallelSolve, TwoThreadsStepTheClothToTheSameBitsAsOne) {
+  Simulation one = hanging_cloth(64, 1);
+  Simulation two = hanging_cloth(64, 2);
+  expect_same_bits(one, two, 40);
+}
+
+TEST(ParallelXpbd, TwoThreadsStepTheClothToTheSameBitsAsOne) {
+  // 80^2 = 6400 vertices: four tiles of 2048, two per phase, each phase long enough to be split.
+  Simulation one = hanging_cloth(80, 1, "xpbd");
+  Simulation two = hanging_cloth(80, 2, "xpbd");
+  expect_same_bits(one, two, 30);
+}
+
+// Every spring once, and no vertex shared by two tiles of one phase (what lets them run at once).
+void expect_valid_tiles(const std::vector<Spring>& springs, int vertex_count, const SpringTiles& tiles) {
+  std::vector<int> seen(springs.size(), 0);
+  for (int k : tiles.order) ++seen[size_t(k)];
+  for (size_t k = 0; k < springs.size(); ++k) ASSERT_EQ(seen[k], 1) << "spring " << k;
+  ASSERT_EQ(tiles.tile_start.back(), static_cast<int>(springs.size()));
+  for (int phase = 0; phase < 2; ++phase) {
+    std::vector<int> owner(size_t(vertex_count), -1);  // the tile of this phase touching a vertex
+    const int first = phase == 0 ? 0 : tiles.odd_tiles_start;
+    const int last = phase == 0 ? tiles.odd_tiles_start : tiles.tile_count();
+    for (int t = first; t < last; ++t) {
+      for (int m = tiles.tile_start[size_t(t)]; m < tiles.tile_start[size_t(t) + 1]; ++m) {
+        const Spring& s = springs[size_t(tiles.order[size_t(m)])];
+        for (int v : {s.i, s.j}) {
+          ASSERT_TRUE(owner[size_t(v)] == -1 || owner[size_t(v)] == t)
+              << "vertex " << v << " in tiles " << owner[size_t(v)] << " and " << t << " of phase " << phase;
+          owner[size_t(v)] = t;
+        }
+      }
+    }
+  }
+}
+
+TEST(SpringTiles, EverySpringOnceAndTilesOfAPhaseShareNoVertex) {
+  GridSpec spec;
+  spec.nx = spec.ny = 40;
+  const std::vector<Spring> grid = build_springs(make_grid(spec));
+  for (int min_tile : {1, 50, 81, 300, 2048}) {
+    const SpringTiles tiles(grid, 1600, min_tile);
+    expect_valid_tiles(grid, 1600, tiles);
+    // Bend springs span two rows (80 vertices): no tile is smaller than that.
+    EXPECT_EQ(tiles.tile_count(), (1600 + std::max(min_tile, 80) - 1) / std::max(min_tile, 80)) << min_tile;
+  }
+  // Springs between far-apart vertices make the tiles as large as the farthest reach.
+  std::vector<Spring> far = grid;
+  far.push_back(Spring{0, 1599, 1.0});
+  const SpringTiles one_tile(far, 1600, 50);
+  expect_valid_tiles(far, 1600, one_tile);
+  EXPECT_EQ(one_tile.tile_count(), 2);
 }
 
 }  // namespace

@@ -22,8 +22,7 @@ double internal_energy(const ClothModel& model, const ClothState& state);
 /// terms in the same order (parallel.hpp: the same bits for every thread count).
 struct SpringSlots {
   std::vector<std::array<int, 4>> slots;  ///< per model.springs: (i,i), (i,j), (j,i), (j,j)
-  std::vector<int> order;                 ///< spring indices, group after group
-  std::vector<int> group_start;           ///< group g is order[group_start[g] .. group_start[g + 1])
+  SpringGroups groups;                    ///< vertex-disjoint groups, for threads
 
   SpringSlots() = default;
   SpringSlots(const ClothModel& model, const BlockSparseMatrix& pattern);

@@ -53,4 +53,37 @@ struct SpringJacobian {
 /// x is dropped, as Baraff-Witkin advise for damping terms (seed 001 section 4.5).
 SpringJacobian spring_jacobian(const Spring& s, const Vec3& xi, const Vec3& xj, bool clamp_compression);
 
+/// The springs in vertex-disjoint groups (an edge colouring of the spring graph): no two springs
+/// of one group share a vertex, so a group's springs can be processed in any order or on several
+/// threads with the same result, and a Gauss-Seidel sweep over a group has no chain of
+/// dependent updates. Greedy in index order: each spring takes the first group neither of its
+/// vertices is in yet (a grid's 12 springs per vertex need about 13 groups).
+struct SpringGroups {
+  std::vector<int> order;        ///< spring indices, group after group
+  std::vector<int> group_start;  ///< group g is order[group_start[g] .. group_start[g + 1])
+
+  SpringGroups() = default;
+  /// Groups of the springs `subset` (indices into `springs`), or of all of them when it is null.
+  SpringGroups(const std::vector<Spring>& springs, int vertex_count,
+               const std::vector<int>* subset = nullptr);
+  int group_count() const { return static_cast<int>(group_start.size()) - 1; }
+};
+
+/// The springs in an order for Gauss-Seidel sweeps (XPBD) that is cache-friendly and runs on
+/// several threads with the same result. Tiles: the springs by their lower vertex index in ranges
+/// of T = max(min_tile_vertices, the largest |i - j|) vertices; tile t's springs touch vertices
+/// in [t T, (t + 1) T + |i - j|) within [t T, (t + 2) T), so tiles two apart share no vertex. Even tiles come first, then odd
+/// ones: the tiles of one phase may run on any threads. Within a tile the springs are in
+/// vertex-disjoint groups (SpringGroups over the tile only, whose vertices stay in cache), so
+/// consecutive updates do not wait on each other.
+struct SpringTiles {
+  std::vector<int> order;           ///< spring indices, tile after tile
+  std::vector<int> tile_start{0};   ///< tile t is order[tile_start[t] .. tile_start[t + 1])
+  int odd_tiles_start = 0;          ///< the first tile of the second phase
+
+  SpringTiles() = default;
+  SpringTiles(const std::vector<Spring>& springs, int vertex_count, int min_tile_vertices);
+  int tile_count() const { return static_cast<int>(tile_start.size()) - 1; }
+};
+
 }  // namespace cloth

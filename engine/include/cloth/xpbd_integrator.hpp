@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "cloth/integrator.hpp"
+#include "cloth/springs.hpp"
 
 namespace cloth {
 
@@ -39,14 +40,39 @@ class XpbdIntegrator final : public Integrator {
 
  private:
   /// One Gauss-Seidel pass over every constraint of the model and the mouse spring (when
-  /// `spring` is not null), substep length h.
-  void project_constraints(ClothState& state, const ClothModel& model, const Grab* spring, double h);
+  /// `spring` is not null), substep length h; the springs on up to `threads` threads.
+  void project_constraints(ClothState& state, const ClothModel& model, const Grab* spring, double h,
+                           int threads);
+  /// spring_rows_ for substep h and the current inverse masses, and the springs' schedule when
+  /// their topology changed.
+  void prepare_springs(const ClothModel& model, double h);
+  /// One pass over the springs in spring_tiles_'s order, on up to `threads` threads.
+  void project_springs(std::vector<Vec3>& x, int threads);
+
+  /// Tile size: 2048 vertices' positions, previous positions and inverse masses (112 KiB) stay in
+  /// a core's L2 while a tile is swept.
+  static constexpr int kTileVertices = 2048;
+
+  /// A spring constraint in the form its update needs, in pass order (40 bytes: on fine grids
+  /// the passes are bound by the bandwidth of streaming these rows).
+  struct SpringRow {
+    int i, j;            ///< vertices
+    double rest;         ///< rest length, m
+    double alpha_tilde;  ///< compliance / h^2 = 1 / (k h^2), 1/kg
+    double gamma;        ///< alpha beta / h = k_d / (k h), dimensionless
+    double inv_a;        ///< 1 / ((1 + gamma)(w_i + w_j) + alpha~), kg; 0: the row is skipped
+  };
 
   std::vector<Vec3> force_;        ///< external forces of the substep, N (scratch)
   std::vector<Vec3> x_prev_;       ///< positions at the start of the substep, m
   std::vector<double> inv_mass_;   ///< 1/kg; 0 for pinned and grabbed vertices
   std::vector<double> lambda_;     ///< Lagrange multiplier of each scalar constraint component
-                                   ///< (h^2 x its generalised force), reset every substep
+                                   ///< of the Baraff-Witkin elements (h^2 x its generalised
+                                   ///< force), reset every substep
+  std::vector<SpringRow> spring_rows_;          ///< the model's springs, in pass order
+  std::vector<double> spring_lambda_;           ///< their multipliers, likewise
+  SpringTiles spring_tiles_;                    ///< the order of model.springs in a pass
+  std::vector<int> spring_ends_;                ///< i, j of each spring the groups were built for
   Vec3 grab_lambda_ = Vec3::Zero();  ///< the mouse spring's three components, likewise
 };
 
