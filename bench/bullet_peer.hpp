@@ -18,8 +18,9 @@ class BulletCloth {
   static constexpr int kSubsteps = 4;          // per frame: 4 steps of 1/240 s
   static constexpr int kPositionIterations = 10;  // m_cfg.piterations
 
-  // n x n nodes; with_sphere: the static sphere below, else the cloth hangs free.
-  BulletCloth(int n, bool with_sphere);
+  // n x n nodes; with_sphere: the static sphere below, else the cloth hangs free; Gauss-Seidel
+  // passes over the links per step.
+  BulletCloth(int n, bool with_sphere, int position_iterations = kPositionIterations);
   ~BulletCloth();
   BulletCloth(const BulletCloth&) = delete;
   BulletCloth& operator=(const BulletCloth&) = delete;
