@@ -3,6 +3,7 @@
 #include "cloth/coarse_correction.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include <Eigen/Eigenvalues>
@@ -68,11 +69,13 @@ void CoarseCorrection::analyze(const BlockSparseMatrix& A) {
   }
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  coarse_ = BlockSparseMatrix(count, pairs);
+  coarse_pattern_ = BlockSparseMatrix(count, pairs);
+  const BlockSparseMatrix& coarse = coarse_pattern_;
+  coarse_.assign(size_t(coarse.slots()), Block::Zero());
   coarse_slot_.resize(size_t(A.slots()));
   for (int i = 0; i < n; ++i) {
     for (int s = A.row_begin(i); s < A.row_end(i); ++s) {
-      coarse_slot_[size_t(s)] = coarse_.slot(aggregate_of_[size_t(i)], aggregate_of_[size_t(A.col(s))]);
+      coarse_slot_[size_t(s)] = coarse.slot(aggregate_of_[size_t(i)], aggregate_of_[size_t(A.col(s))]);
     }
   }
   // The coarse unknowns in a fill-reducing order (AMD on the aggregates' graph), numbered so by
@@ -81,7 +84,7 @@ void CoarseCorrection::analyze(const BlockSparseMatrix& A) {
   // temporaries; its factorize still allocates one index array of the coarse size).
   std::vector<Eigen::Triplet<double>> graph;
   for (int a = 0; a < count; ++a) {
-    for (int s = coarse_.row_begin(a); s < coarse_.row_end(a); ++s) graph.emplace_back(a, coarse_.col(s), 1.0);
+    for (int s = coarse.row_begin(a); s < coarse.row_end(a); ++s) graph.emplace_back(a, coarse.col(s), 1.0);
   }
   Eigen::SparseMatrix<double> pattern(count, count);
   pattern.setFromTriplets(graph.begin(), graph.end());
@@ -93,64 +96,103 @@ void CoarseCorrection::analyze(const BlockSparseMatrix& A) {
   std::vector<int> aggregate_at(static_cast<size_t>(count));
   for (int a = 0; a < count; ++a) aggregate_at[size_t(position_[size_t(a)])] = a;
   std::vector<Eigen::Triplet<double>> entries;
+  constexpr int m = kModes;
   for (int a = 0; a < count; ++a) {
-    for (int s = coarse_.row_begin(a); s < coarse_.row_end(a); ++s) {
-      for (int r = 0; r < 3; ++r) {
-        for (int k = 0; k < 3; ++k) {
-          const int i = 3 * position_[size_t(a)] + r, j = 3 * position_[size_t(coarse_.col(s))] + k;
+    for (int s = coarse.row_begin(a); s < coarse.row_end(a); ++s) {
+      for (int r = 0; r < m; ++r) {
+        for (int k = 0; k < m; ++k) {
+          const int i = m * position_[size_t(a)] + r, j = m * position_[size_t(coarse.col(s))] + k;
           if (i <= j) entries.emplace_back(i, j, 0.0);
         }
       }
     }
   }
-  scalar_.resize(3 * count, 3 * count);
+  scalar_.resize(m * count, m * count);
   scalar_.setFromTriplets(entries.begin(), entries.end());
   scalar_source_.clear();
   for (int col = 0; col < scalar_.outerSize(); ++col) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(scalar_, col); it; ++it) {
       const int i = static_cast<int>(it.row()), j = static_cast<int>(it.col());
-      const int slot = coarse_.slot(aggregate_at[size_t(i / 3)], aggregate_at[size_t(j / 3)]);
-      scalar_source_.push_back(9 * slot + 3 * (i % 3) + j % 3);
+      const int slot = coarse.slot(aggregate_at[size_t(i / m)], aggregate_at[size_t(j / m)]);
+      scalar_source_.push_back(m * m * slot + m * (i % m) + j % m);
     }
   }
   llt_.analyzePattern(scalar_);
 }
 
-bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraints& c, int threads) {
+CoarseCorrection::Modes CoarseCorrection::modes(int i) const {
+  const Vec3& r = arm_[size_t(i)];
+  Modes t;
+  // t + w x r = t - [r]x w.
+  t << 1, 0, 0, 0, r.z(), -r.y(),
+       0, 1, 0, -r.z(), 0, r.x(),
+       0, 0, 1, r.y(), -r.x(), 0;
+  return t;
+}
+
+bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraints& c,
+                              const std::vector<Vec3>* positions, int threads) {
   if (A.pattern() != analysed_) analyze(A);
+  const BlockSparseMatrix& coarse = coarse_pattern_;
+  const bool worth_it = A.blocks() >= kMinParallelLength;
+  // The arms: each member's offset from its aggregate's centroid over the aggregate's rms radius
+  // (zero without positions, which leaves the rotations to the null-space rule below).
+  arm_.assign(size_t(A.blocks()), Vec3::Zero());
+  if (positions) {
+    parallel_tasks(aggregates(), threads, worth_it, [&](int a) {
+      const int begin = members_start_[size_t(a)], end = members_start_[size_t(a) + 1];
+      Vec3 centroid = Vec3::Zero();
+      for (int k = begin; k < end; ++k) centroid += (*positions)[size_t(members_[size_t(k)])];
+      centroid /= end - begin;
+      double squares = 0;
+      for (int k = begin; k < end; ++k) squares += ((*positions)[size_t(members_[size_t(k)])] - centroid).squaredNorm();
+      const double radius = std::sqrt(squares / (end - begin));
+      if (!(radius > 0) || !std::isfinite(radius)) return;  // one point: no rotation to speak of
+      for (int k = begin; k < end; ++k) {
+        const int i = members_[size_t(k)];
+        arm_[size_t(i)] = ((*positions)[size_t(i)] - centroid) / radius;
+      }
+    });
+  }
   // Coarse row a gathers the rows of its members (one writer per coarse block: any thread count
-  // adds the same terms in the same order).
-  parallel_tasks(aggregates(), threads, A.blocks() >= kMinParallelLength, [&](int a) {
-    for (int s = coarse_.row_begin(a); s < coarse_.row_end(a); ++s) coarse_.value(s).setZero();
+  // adds the same terms in the same order): A_c(a, b) = Σ (S_i T_i)^T A_ij (S_j T_j).
+  parallel_tasks(aggregates(), threads, worth_it, [&](int a) {
+    for (int s = coarse.row_begin(a); s < coarse.row_end(a); ++s) coarse_[size_t(s)].setZero();
     for (int m = members_start_[size_t(a)]; m < members_start_[size_t(a) + 1]; ++m) {
       const int i = members_[size_t(m)];
+      const Modes p_i = c.S[size_t(i)] * modes(i);
       for (int s = A.row_begin(i); s < A.row_end(i); ++s) {
-        coarse_.value(coarse_slot_[size_t(s)]) += c.S[size_t(i)] * A.value(s) * c.S[size_t(A.col(s))];
+        const int j = A.col(s);
+        const Modes a_p_j = A.value(s) * (c.S[size_t(j)] * modes(j));
+        coarse_[size_t(coarse_slot_[size_t(s)])].noalias() += p_i.transpose() * a_p_j;
       }
     }
   });
-  // A translation that every member has constrained (a zero column of P, or one of rounding size
-  // when they all slide on the same tilted plane) would leave A_c singular: on the null space of
-  // N_a = Σ S_i the block gets the identity, scaled like the block (the correction there is
-  // multiplied by S_i and vanishes anyway).
-  parallel_tasks(aggregates(), threads, A.blocks() >= kMinParallelLength, [&](int a) {
-    Eigen::Matrix3d free_directions = Eigen::Matrix3d::Zero();
+  // A patch motion that every member has constrained (a zero column of P, or one of rounding
+  // size when they all slide on the same tilted plane, or a rotation of a one-vertex patch) would
+  // leave A_c singular: on the null space of N_a = Σ T_i^T S_i T_i the block gets the identity,
+  // scaled like the block (the correction there is multiplied by S_i T_i and vanishes anyway).
+  parallel_tasks(aggregates(), threads, worth_it, [&](int a) {
+    Block free_directions = Block::Zero();
     for (int m = members_start_[size_t(a)]; m < members_start_[size_t(a) + 1]; ++m) {
-      free_directions += c.S[size_t(members_[size_t(m)])];
+      const int i = members_[size_t(m)];
+      const Modes p_i = c.S[size_t(i)] * modes(i);
+      free_directions.noalias() += p_i.transpose() * p_i;
     }
-    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(free_directions);
-    Eigen::Matrix3d& block = coarse_.value(coarse_.diagonal_slot(a));
-    const double scale = block.trace() > 0 ? block.trace() / 3 : 1.0;
-    for (int k = 0; k < 3; ++k) {
+    const Eigen::SelfAdjointEigenSolver<Block> eig(free_directions);
+    Block& block = coarse_[size_t(coarse.diagonal_slot(a))];
+    const double scale = block.trace() > 0 ? block.trace() / kModes : 1.0;
+    for (int k = 0; k < kModes; ++k) {
       if (eig.eigenvalues()(k) < kConstrainedDirection) {
         block += scale * eig.eigenvectors().col(k) * eig.eigenvectors().col(k).transpose();
       }
     }
   });
   double* values = scalar_.valuePtr();
+  constexpr int kEntries = kModes * kModes;
   for (size_t k = 0; k < scalar_source_.size(); ++k) {
     const int src = scalar_source_[k];
-    values[k] = coarse_.value(src / 9)((src % 9) / 3, src % 3);
+    values[k] = coarse_[size_t(src / kEntries)]((src % kEntries) / kModes, src % kModes);
   }
   llt_.factorize(scalar_);
   return llt_.info() == Eigen::Success;
@@ -158,19 +200,23 @@ bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraint
 
 void CoarseCorrection::add_correction(const std::vector<Vec3>& in, const VertexConstraints& c,
                                       std::vector<Vec3>& out, int threads) const {
-  const int m = aggregates();
-  rc_.resize(3 * m);
-  parallel_tasks(m, threads, static_cast<int>(in.size()) >= kMinParallelLength, [&](int a) {
-    Vec3 sum = Vec3::Zero();
+  const int count = aggregates();
+  rc_.resize(kModes * count);
+  parallel_tasks(count, threads, static_cast<int>(in.size()) >= kMinParallelLength, [&](int a) {
+    Eigen::Matrix<double, kModes, 1> sum = Eigen::Matrix<double, kModes, 1>::Zero();
     for (int k = members_start_[size_t(a)]; k < members_start_[size_t(a) + 1]; ++k) {
       const int i = members_[size_t(k)];
-      sum += c.S[size_t(i)] * in[size_t(i)];
+      const Vec3 s_in = c.S[size_t(i)] * in[size_t(i)];
+      sum.head<3>() += s_in;                              // T_i^T: the force's sum ...
+      sum.tail<3>() += arm_[size_t(i)].cross(s_in);       // ... and its moment about the centroid
     }
-    rc_.segment<3>(3 * position_[size_t(a)]) = sum;
+    rc_.segment<kModes>(kModes * position_[size_t(a)]) = sum;
   });
   ec_ = llt_.solve(rc_);
   parallel_for(static_cast<int>(in.size()), threads, [&](int i) {
-    out[size_t(i)] += c.S[size_t(i)] * ec_.segment<3>(3 * position_[size_t(aggregate_of_[size_t(i)])]);
+    const auto e = ec_.segment<kModes>(kModes * position_[size_t(aggregate_of_[size_t(i)])]);
+    const Vec3 motion = e.head<3>() + Vec3(e.tail<3>()).cross(arm_[size_t(i)]);
+    out[size_t(i)] += c.S[size_t(i)] * motion;
   });
 }
 

@@ -140,10 +140,10 @@ void ImplicitEulerIntegrator::apply_contact_friction(ClothState& state, const Cl
   }
 }
 
-void ImplicitEulerIntegrator::solve_system(const VertexConstraints& constraints,
+void ImplicitEulerIntegrator::solve_system(const VertexConstraints& constraints, const ClothState& state,
                                            const StepContext& ctx, StepReport& report) {
   const SolveReport solve = ctx.direct_solve ? constrained_direct_solve(A_, b_, constraints, dv_)
-                                             : modified_pcg(A_, b_, constraints, ctx.pcg, dv_, pcg_);
+                                             : modified_pcg(A_, b_, constraints, ctx.pcg, dv_, pcg_, &state.x);
   report.solver_iterations += solve.iterations;
   report.solver_residual = solve.relative_residual;
 }
@@ -168,7 +168,7 @@ void ImplicitEulerIntegrator::newton_correction(ClothState& state, const ClothMo
     correction_constraints_.z.assign(n, Vec3::Zero());
   }
   ScopedTimer timer(report.timings.solve_ms);
-  solve_system(correction_constraints_, ctx, report);
+  solve_system(correction_constraints_, state, ctx, report);
   for (int i = 0; i < n; ++i) {
     state.v[i] += dv_[i];
     state.x[i] += h * dv_[i];
@@ -211,7 +211,7 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
     }
     {
       ScopedTimer timer(report.timings.solve_ms);
-      solve_system(constraints_, ctx, report);
+      solve_system(constraints_, state, ctx, report);
 
       // v1 = v0 + dv, eq. 17: dx = h (v0 + dv) + y.
       for (int i = 0; i < n; ++i) {

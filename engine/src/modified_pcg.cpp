@@ -73,7 +73,8 @@ void inverse_blocks(const BlockSparseMatrix& A, const VertexConstraints& c, bool
 
 SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
                          const VertexConstraints& c, const PcgSettings& settings,
-                         std::vector<Vec3>& dv, PcgWorkspace& work) {
+                         std::vector<Vec3>& dv, PcgWorkspace& work,
+                         const std::vector<Vec3>* positions) {
   const int n = A.blocks();
   SolveReport report;
   // Incomplete Cholesky when asked for and it factors (with a shift if need be); else blocks, and
@@ -84,7 +85,7 @@ SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
   const bool want_ic = settings.preconditioner == Preconditioner::incomplete_cholesky || two_level;
   const bool use_ic = want_ic && ic.factor(A, c, threads);
   // The coarse level adds to IC(0) (additive two-level); without a usable IC(0) it is left out too.
-  const bool use_coarse = two_level && use_ic && work.coarse.factor(A, c, threads);
+  const bool use_coarse = two_level && use_ic && work.coarse.factor(A, c, positions, threads);
   if (want_ic) {
     report.preconditioner_shifts = ic.shifts();
     report.preconditioner_fallback = !use_ic;
@@ -150,9 +151,9 @@ SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
 
 SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
                          const VertexConstraints& c, const PcgSettings& settings,
-                         std::vector<Vec3>& dv) {
+                         std::vector<Vec3>& dv, const std::vector<Vec3>* positions) {
   PcgWorkspace work;
-  return modified_pcg(A, b, c, settings, dv, work);
+  return modified_pcg(A, b, c, settings, dv, work, positions);
 }
 
 SolveReport constrained_direct_solve(const BlockSparseMatrix& A, const std::vector<Vec3>& b,

@@ -3,15 +3,21 @@
 // damps what varies from vertex to vertex, but the slow part of the error is smooth across the
 // sheet (A ≈ h^2 K is a 2D elasticity operator, its condition grows with the grid), and one-level
 // methods need more iterations the finer the grid (bench/README.md: 20 at 16², 202 at 128²).
-// Here the vertices are grouped into aggregates (vertices within two pattern steps of a seed: 9 x 9
-// on a springs grid), each aggregate may translate as a whole, and that coarse problem is solved
-// exactly:
-//   P = S T   (T: each vertex takes its aggregate's translation; S: the constraint filter),
+// Here the vertices are grouped into aggregates (vertices within three pattern steps of a seed:
+// 13 x 13 on a springs grid, whose bend springs span two cells), each may move as a rigid patch,
+// and that coarse problem is solved exactly:
+//   P = S T   (T: each vertex i of aggregate a takes its patch's motion t_a + w_a x r_i, with
+//              r_i = (x_i - centroid_a) / L_a the arm scaled by the patch's rms radius L_a, so
+//              that rotations and translations are numbers of one size; S: the constraint filter),
 //   A_c = P^T A P = T^T (S A S) T,   correction = P A_c^-1 P^T r,
-// added to IC(0)'s answer (additive two-level Schwarz). P's columns lie in the free subspace, so
-// the correction is filtered like everything the preconditioner returns; a coarse direction that
-// every vertex of its aggregate has constrained (a null direction of Σ S_i: pins, or all members
-// sliding on one plane, tilted or not) is zero in P, and gets the identity on A_c's diagonal.
+// added to IC(0)'s answer (additive two-level Schwarz). The six rigid motions of each patch are
+// the near-null space of the elastic stiffness (smoothed-aggregation multigrid for elasticity,
+// Vaněk, Mandel & Brezina 1996): a cloth patch bends and turns far more easily than it stretches,
+// and translations alone cannot represent that (without positions, the rotations are left out).
+// P's columns lie in the free subspace, so the correction is filtered like everything the
+// preconditioner returns; a coarse direction that every vertex of its aggregate has constrained
+// (a null direction of Σ T_i^T S_i T_i: pins, all members sliding on one plane, tilted or not, or
+// a rotation of a one-vertex patch) is zero in P, and gets the identity on A_c's diagonal.
 // The role of the coarse grid is that of Feynman's grid hierarchy in the static drape (issue 5):
 // the long-wavelength part of the answer in a few unknowns.
 #include <memory>
@@ -27,14 +33,19 @@ namespace cloth {
 class CoarseCorrection {
  public:
   /// Pattern steps from a seed that an aggregate takes in.
-  static constexpr int kAggregateRadius = 2;
-  /// An eigenvalue of Σ S_i over an aggregate below this is a direction every member has
-  /// constrained (each S_i is a projector, so a free direction scores at least ~1).
+  static constexpr int kAggregateRadius = 3;
+  /// Rigid motions of a patch: three translations, three rotations.
+  static constexpr int kModes = 6;
+  /// An eigenvalue of Σ T_i^T S_i T_i over an aggregate below this is a direction every member
+  /// has constrained (each S_i is a projector and the arms are scaled to rms 1, so a free
+  /// direction scores at least ~1 for translations and ~2/3 of the members for rotations).
   static constexpr double kConstrainedDirection = 1e-6;
 
-  /// Builds the aggregates (once per pattern) and factors A_c. False when A_c is not positive
-  /// definite (A indefinite or not finite): the caller then goes without the coarse level.
-  bool factor(const BlockSparseMatrix& A, const VertexConstraints& c, int threads = 1);
+  /// Builds the aggregates (once per pattern) and factors A_c for the vertices at `positions`
+  /// (m; null: translations only). False when A_c is not positive definite (A indefinite or not
+  /// finite): the caller then goes without the coarse level.
+  bool factor(const BlockSparseMatrix& A, const VertexConstraints& c,
+              const std::vector<Vec3>* positions = nullptr, int threads = 1);
   /// out += S T A_c^-1 T^T S in.
   void add_correction(const std::vector<Vec3>& in, const VertexConstraints& c, std::vector<Vec3>& out,
                       int threads = 1) const;
@@ -49,12 +60,19 @@ class CoarseCorrection {
   std::vector<int> aggregate_of_;   ///< vertex -> aggregate
   std::vector<int> members_start_;  ///< aggregate a's vertices: members_[members_start_[a] ..]
   std::vector<int> members_;
-  BlockSparseMatrix coarse_;        ///< A_c in 3 x 3 blocks, aggregate by aggregate
+  using Block = Eigen::Matrix<double, kModes, kModes>;
+  using Modes = Eigen::Matrix<double, 3, kModes>;
+  /// T_i = [I | -[r_i]x]: vertex i's motion for the patch motion (t, w), t + w x r_i.
+  Modes modes(int i) const;
+
+  BlockSparseMatrix coarse_pattern_;  ///< A_c's pattern (its 3 x 3 values are unused)
+  std::vector<Block> coarse_;       ///< A_c's blocks, by slot of coarse_pattern_
   std::vector<int> coarse_slot_;    ///< the block of A_c each slot of A adds to
+  std::vector<Vec3> arm_;           ///< r_i: offset from the aggregate's centroid / its rms radius
   std::vector<int> position_;       ///< aggregate -> its place in the factor's (AMD) order
   /// A_c's upper triangle as scalars in that order, pattern fixed; values refreshed each factor().
   Eigen::SparseMatrix<double> scalar_;
-  std::vector<int> scalar_source_;  ///< per value of scalar_: 9 * coarse slot + entry
+  std::vector<int> scalar_source_;  ///< per value of scalar_: kModes^2 * coarse slot + entry
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Upper, Eigen::NaturalOrdering<int>> llt_;
   mutable Eigen::VectorXd rc_, ec_;
 };

@@ -60,14 +60,16 @@ struct PcgWorkspace;  // pcg_workspace.hpp
 /// Baraff-Witkin's modified preconditioned CG (section 5.3). Whatever the number of iterations,
 /// the component of dv_i along the constrained directions of vertex i equals z_i exactly. dv is an
 /// input too when settings.warm_start is set. `work` holds the buffers and the preconditioner,
-/// reused across calls (pcg_workspace.hpp).
+/// reused across calls (pcg_workspace.hpp). `positions` (m, one per vertex) give the two-level
+/// preconditioner's coarse space its rotations; without them it has translations only.
 SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
                          const VertexConstraints& c, const PcgSettings& settings,
-                         std::vector<Vec3>& dv, PcgWorkspace& work);
+                         std::vector<Vec3>& dv, PcgWorkspace& work,
+                         const std::vector<Vec3>* positions = nullptr);
 /// The same with a workspace of its own (one-off solves, tests).
 SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
                          const VertexConstraints& c, const PcgSettings& settings,
-                         std::vector<Vec3>& dv);
+                         std::vector<Vec3>& dv, const std::vector<Vec3>* positions = nullptr);
 
 /// Reference: the same constrained problem solved directly (Eigen simplicial LDLT) on
 /// dv = z + S u, (S A S + (I - S)) u = S (b - A z).

@@ -39,7 +39,8 @@ class ImplicitEulerIntegrator final : public Integrator {
   /// released. Sets each contact's state for the next substep.
   void apply_contact_friction(ClothState& state, const ClothModel& model, double h);
   /// dv_ = A_^-1 b_ under `constraints`, by the modified PCG or the direct reference solve.
-  void solve_system(const VertexConstraints& constraints, const StepContext& ctx, StepReport& report);
+  void solve_system(const VertexConstraints& constraints, const ClothState& state, const StepContext& ctx,
+                    StepReport& report);
   /// One more Newton iteration of the backward Euler equation from the current iterate.
   void newton_correction(ClothState& state, const ClothModel& model, const StepContext& ctx,
                          double t_end, double h, StepReport& report);
