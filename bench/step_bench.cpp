@@ -74,7 +74,7 @@ cloth::Simulation hanging_cloth(int n, const Variant& variant) {
   // Every variant runs on one thread (the "on one core") except the "-2threads" ones, the
   // same computation on two (the same bits, parallel.hpp).
   solver.threads = variant.threads;
-  if (variant.two_level) solver.preconditioner = cloth::Preconditioner::two_level;
+  solver.preconditioner = variant.two_level ? cloth::Preconditioner::two_level : cloth::Preconditioner::incomplete_cholesky;
   if (variant.bullet_like) {
     // Bullet's settings in the peer (bullet_peer.cpp): 4 substeps of 1/240 s, 10 Gauss-Seidel
     // passes over the constraints per substep; softer than Bullet's links (compliance 1/k).

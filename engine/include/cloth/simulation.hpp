@@ -28,7 +28,9 @@ struct SolverSettings {
   double tolerance = 1e-6;    ///< implicit: modified-PCG relative tolerance (B&W sec. 5.3 epsilon)
   int max_iterations = 500;   ///< implicit: CG iteration cap per solve
   bool direct_solve = false;  ///< implicit: reference direct (LDLT) solve instead of PCG
-  Preconditioner preconditioner = Preconditioner::incomplete_cholesky;  ///< implicit: of the modified PCG
+  /// implicit: of the modified PCG. Two-level by default: from about 50^2 vertices on it is
+  /// 1.1-2.6x faster than IC(0) alone, and below that the frames are short anyway (bench/README.md).
+  Preconditioner preconditioner = Preconditioner::two_level;
   int newton_iterations = 1;  ///< implicit: Newton iterations per step; 1 = B&W's single
                               ///< linearised step (eq. 18), more = fully implicit backward Euler
   int xpbd_iterations = 1;    ///< xpbd: constraint passes per substep (1 = Macklin's small steps)
