@@ -7,13 +7,14 @@
 // is visible). "implicit-free" is the implicit integrator on the same cloth without the sphere, the
 // peer of Bullet's free variant (bullet_peer.cpp, built where Bullet is found); "xpbd-4x10" is XPBD
 // with Bullet's settings there (4 substeps, 10 passes each, no step control), "xpbd-4x10-2threads"
-// the same on two threads; "implicit-stiff" is "implicit" with 5x stiffer stretch and shear springs
-// (5000 and 500 N/m: max strain about 2% at 100^2, the target), whose peer is Bullet with
-// 100 passes ("bullet-100it"); "implicit-2threads" is "implicit" on two threads (the same bits,
-// parallel.hpp), "implicit-2level" on one thread with the two-level preconditioner
-// (coarse_correction.hpp), "implicit-2level-2threads" both. Counters shared with the peer
-// (bench_common.hpp): single-frame median / min, mean edge strain, heap. Not a test: numbers go
-// to bench/baselines/*.csv via bench/run.sh, never into an assertion.
+// the same on two threads; "implicit-stiff" is "implicit" with 5x stiffer stretch and shear
+// springs (5000 and 500 N/m: max strain about 2% at 100^2, the target), whose peer is
+// Bullet with 100 passes ("bullet-100it"), "-2level" / "-2threads" as below. "implicit" uses
+// IC(0) alone (the default until session 18), "implicit-2threads" the same on two threads (the
+// same bits, parallel.hpp), "implicit-2level" one thread with the two-level preconditioner (the
+// default now, coarse_correction.hpp), "implicit-2level-2threads" both. Counters shared with the
+// peer (bench_common.hpp): single-frame median / min, mean edge strain, heap. Not a test: numbers
+// go to bench/baselines/*.csv via bench/run.sh, never into an assertion.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -55,6 +56,8 @@ const std::vector<std::pair<std::string, Variant>> kVariants = {
     {"xpbd-4x10-2threads", {"xpbd", false, true, 2}},
     {"implicit-stiff", {"implicit", false, false, 1, false, 5}},
     {"implicit-stiff-2threads", {"implicit", false, false, 2, false, 5}},
+    {"implicit-stiff-2level", {"implicit", false, false, 1, true, 5}},
+    {"implicit-stiff-2level-2threads", {"implicit", false, false, 2, true, 5}},
 };
 using bench::kWarmupFrames;
 
