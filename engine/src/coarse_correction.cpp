@@ -3,6 +3,7 @@
 #include "cloth/coarse_correction.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <utility>
 
@@ -138,6 +139,7 @@ bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraint
   // The arms: each member's offset from its aggregate's centroid over the aggregate's rms radius
   // (zero without positions, which leaves the rotations to the null-space rule below).
   arm_.assign(size_t(A.blocks()), Vec3::Zero());
+  assert(!positions || positions->size() == size_t(A.blocks()));
   if (positions) {
     parallel_tasks(aggregates(), threads, worth_it, [&](int a) {
       const int begin = members_start_[size_t(a)], end = members_start_[size_t(a) + 1];

@@ -108,8 +108,9 @@ void XpbdIntegrator::prepare_springs(const ClothModel& model, double h) {
     r.gamma = s.kd / (s.k * h);
     const double w = inv_mass_[size_t(s.i)] + inv_mass_[size_t(s.j)];
     const double a = (1 + r.gamma) * w + r.alpha_tilde;
-    // No stiffness (infinite compliance) or both ends fixed: the row is skipped.
-    r.inv_a = s.k > 0 && w > 0 && std::isfinite(a) ? 1.0 / a : 0.0;
+    // No stiffness (infinite compliance), both ends fixed or a damping that would make A
+    // non-positive: the row is skipped (as project() skips such a component).
+    r.inv_a = s.k > 0 && w > 0 && 1 + r.gamma > 0 && std::isfinite(a) ? 1.0 / a : 0.0;
   }
 }
 

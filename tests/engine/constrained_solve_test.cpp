@@ -264,11 +264,16 @@ TEST(TwoLevel, EqualsDirectSolveInFewerIterationsThanIncompleteCholeskyOnStiffCl
   }
 }
 
+// Random pins and slides, with translations only and with rotations about random positions.
 TEST(TwoLevel, MatchesDirectSolveOnRandomConstrainedSystems) {
   for (unsigned seed = 1; seed <= 5; ++seed) {
-    const RandomSystem s = make_system(300, seed);
+    RandomSystem s = make_system(300, seed);
     std::vector<Vec3> direct;
     ASSERT_TRUE(constrained_direct_solve(s.A, s.b, s.c, direct).converged);
+    checked_pcg_iterations(s, Preconditioner::two_level, direct);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (int i = 0; i < 300; ++i) s.x.emplace_back(u(rng), u(rng), u(rng));
     checked_pcg_iterations(s, Preconditioner::two_level, direct);
   }
 }

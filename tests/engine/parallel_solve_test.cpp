@@ -1,6 +1,6 @@
-// The implicit solve on two threads (parallel.hpp, incomplete_cholesky.hpp): the same bits as on
-// one, because the work is split by the mesh (fixed chunks, fixed elimination order), never by
-// the thread count.
+// The implicit solve and XPBD's passes on two threads (parallel.hpp, incomplete_cholesky.hpp,
+// coarse_correction.hpp, SpringTiles): the same bits as on one, because the work is split by the
+// mesh (fixed chunks, fixed elimination order, fixed tiles), never by the thread count.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,15 +17,17 @@
 #include "cloth/incomplete_cholesky.hpp"
 #include "cloth/mesh.hpp"
 #include "cloth/parallel.hpp"
+#include "cloth/scene.hpp"
 #include "cloth/simulation.hpp"
 
 namespace cloth {
 namespace {
 
 // A square cloth of n x n vertices hanging from two corners above a sphere it falls onto (the
-// benchmark's scene), on `threads` threads: implicit with adaptive steps, or XPBD with the
-// benchmark's 4 substeps x 10 passes.
-Simulation hanging_cloth(int n, int threads, const std::string& integrator = "implicit") {
+// benchmark's scene), on `threads` threads: implicit with adaptive steps (and `preconditioner`),
+// or XPBD with the benchmark's 4 substeps x 10 passes.
+Simulation hanging_cloth(int n, int threads, const std::string& integrator = "implicit",
+                         Preconditioner preconditioner = Preconditioner::two_level) {
   GridSpec spec;
   spec.nx = spec.ny = n;
   spec.center = Vec3(0, 1, 0);
@@ -37,6 +39,7 @@ Simulation hanging_cloth(int n, int threads, const std::string& integrator = "im
   solver.xpbd_iterations = 10;
   solver.adaptive = integrator != "xpbd";
   solver.threads = threads;
+  solver.preconditioner = preconditioner;
   return Simulation(build_model(make_grid(spec), material), {Collider{SphereShape{Vec3(0, 0.4, 0.1), 0.3}}},
                     {0, n - 1}, solver, Vec3(0, -9.81, 0));
 }
@@ -91,9 +94,6 @@ TEST(IncompleteCholesky, SeparatorOfARowMajorGridIsTwoRows) {
   }
 }
 
-// The whole implicit step (assembly, IC(0)-PCG with contacts and pins, collisions) on two threads
-// gives the same bits as on one, frame after frame, on a cloth large enough for every parallel
-// loop to split (64 x 64 = 4096 vertices > kMinParallelLength).
 // Asserts that two runs of the same cloth on different thread counts take the same steps to the
 // same bits for `frames` frames, and that the cloth reaches the sphere.
 void expect_same_bits(Simulation& one, Simulation& two, int frames) {
@@ -113,10 +113,17 @@ void expect_same_bits(Simulation& one, Simulation& two, int frames) {
   EXPECT_EQ(one.instabilities(), 0);
 }
 
+// The whole implicit step (assembly, PCG with IC(0) alone and with the two-level preconditioner,
+// contacts and pins, collisions) on two threads gives the same bits as on one, frame after frame,
+// on a cloth large enough for every parallel loop to split (64 x 64 = 4096 vertices >
+// kMinParallelLength).
 TEST(ParallelSolve, TwoThreadsStepTheClothToTheSameBitsAsOne) {
-  Simulation one = hanging_cloth(64, 1);
-  Simulation two = hanging_cloth(64, 2);
-  expect_same_bits(one, two, 40);
+  for (Preconditioner p : {Preconditioner::incomplete_cholesky, Preconditioner::two_level}) {
+    SCOPED_TRACE(preconditioner_name(p));
+    Simulation one = hanging_cloth(64, 1, "implicit", p);
+    Simulation two = hanging_cloth(64, 2, "implicit", p);
+    expect_same_bits(one, two, 40);
+  }
 }
 
 TEST(ParallelXpbd, TwoThreadsStepTheClothToTheSameBitsAsOne) {

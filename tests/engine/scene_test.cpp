@@ -79,8 +79,9 @@ TEST(Scene, ThreadsDefaultToTheMachinesAndRejectNonsense) {
   EXPECT_EQ(parse(doc).solver.threads, 3);
   apply_override(doc, "solver.threads=0");
   EXPECT_EQ(parse(doc).solver.threads, available_threads());
-  apply_override(doc, "solver.preconditioner=two-level");
-  EXPECT_EQ(parse(doc).solver.preconditioner, Preconditioner::two_level);
+  EXPECT_EQ(parse(doc).solver.preconditioner, Preconditioner::two_level) << "the default";
+  apply_override(doc, "solver.preconditioner=block-jacobi");
+  EXPECT_EQ(parse(doc).solver.preconditioner, Preconditioner::block_jacobi);
   for (const char* bad : {"solver.threads=-1", "solver.threads=1000", "solver.threads=1.5", "solver.threads=\"two\""}) {
     json broken = minimal();
     apply_override(broken, bad);

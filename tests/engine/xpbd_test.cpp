@@ -55,6 +55,32 @@ void run(XpbdIntegrator& xpbd, ClothState& state, const ClothModel& model,
   }
 }
 
+// One substep, one pass, one spring from a pin to a moving vertex, worked out by hand from the
+// 2016 paper: the prediction v* = v + h (g - c v), x* = x + h v*, then eq. 26 with lambda = 0,
+//   dlambda = (-C - gamma n . (x* - x)) / ((1 + gamma) w + alpha~),   x* -= w n dlambda,
+// alpha~ = 1 / (k h^2), gamma = k_d / (k h), n the unit axis from the free vertex to the pin;
+// v = (x_new - x) / h. The integrator's written-out spring update must give the same numbers.
+TEST(Xpbd, OneSpringUpdateIsEquation26WithItsDamping) {
+  const double mass = 0.01, k = 100, kd = 0.3, rest = 0.3, h = 1.0 / 240, c = 0.5;
+  const Vec3 pin(0, 1, 0), x(0.1, 0.62, 0.05), v(0.2, -0.1, 0.3);
+  const ClothModel model = spring_pair(mass, k, kd, rest, pin, x);
+  ClothState state{{pin, x}, {Vec3::Zero(), v}};
+  XpbdIntegrator xpbd;
+  run(xpbd, state, model, {1, 0}, h, 1, 1);
+
+  const Vec3 v_star = v + h * (Vec3(0, -kG, 0) - c * v);
+  const Vec3 x_star = x + h * v_star;
+  const Vec3 d = pin - x_star;
+  const Vec3 n = d.normalized();
+  const double w = 1 / mass, alpha_tilde = 1 / (k * h * h), gamma = kd / (k * h);
+  const double dlambda = (-(d.norm() - rest) - gamma * n.dot(-(x_star - x))) / ((1 + gamma) * w + alpha_tilde);
+  const Vec3 x_new = x_star - w * dlambda * n;
+  EXPECT_EQ(state.x[0], pin);
+  EXPECT_LT((state.x[1] - x_new).norm(), 1e-13) << state.x[1].transpose() << " vs " << x_new.transpose();
+  EXPECT_LT((state.v[1] - (x_new - x) / h).norm(), 1e-10);
+  EXPECT_GT((x_new - x_star).norm(), 1e-4) << "the spring is stretched: the update must move the vertex";
+}
+
 TEST(Xpbd, SpringSettlesAtMgOverKWhateverTheSubstepCount) {
   const double mass = 0.1, k = 50, rest = 0.3;  // kg, N/m, m
   const double expected = mass * kG / k;         // 0.01962 m

@@ -4,7 +4,7 @@
 // sheet (A ≈ h^2 K is a 2D elasticity operator, its condition grows with the grid), and one-level
 // methods need more iterations the finer the grid (bench/README.md: 20 at 16², 202 at 128²).
 // Here the vertices are grouped into aggregates (vertices within three pattern steps of a seed:
-// 13 x 13 on a springs grid, whose bend springs span two cells), each may move as a rigid patch,
+// about 40 vertices, 6 x 6 to 7 x 7, on a springs grid), each may move as a rigid patch,
 // and that coarse problem is solved exactly:
 //   P = S T   (T: each vertex i of aggregate a takes its patch's motion t_a + w_a x r_i, with
 //              r_i = (x_i - centroid_a) / L_a the arm scaled by the patch's rms radius L_a, so
@@ -38,7 +38,8 @@ class CoarseCorrection {
   static constexpr int kModes = 6;
   /// An eigenvalue of Σ T_i^T S_i T_i over an aggregate below this is a direction every member
   /// has constrained (each S_i is a projector and the arms are scaled to rms 1, so a free
-  /// direction scores at least ~1 for translations and ~2/3 of the members for rotations).
+  /// direction scores about the member count for translations, and half of it or more for the
+  /// rotations of a flat patch).
   static constexpr double kConstrainedDirection = 1e-6;
 
   /// Builds the aggregates (once per pattern) and factors A_c for the vertices at `positions`

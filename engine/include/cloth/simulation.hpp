@@ -28,8 +28,9 @@ struct SolverSettings {
   double tolerance = 1e-6;    ///< implicit: modified-PCG relative tolerance (B&W sec. 5.3 epsilon)
   int max_iterations = 500;   ///< implicit: CG iteration cap per solve
   bool direct_solve = false;  ///< implicit: reference direct (LDLT) solve instead of PCG
-  /// implicit: of the modified PCG. Two-level by default: from about 50^2 vertices on it is
-  /// 1.1-2.6x faster than IC(0) alone, and below that the frames are short anyway (bench/README.md).
+  /// implicit: of the modified PCG. Two-level by default: on one thread it is 1.2-2.0x faster
+  /// than IC(0) alone from 51^2 vertices on, 18-30% slower below, where frames take a few ms; on
+  /// two threads measured both ways at 51^2-100^2, faster at 128^2 (bench/README.md).
   Preconditioner preconditioner = Preconditioner::two_level;
   int newton_iterations = 1;  ///< implicit: Newton iterations per step; 1 = B&W's single
                               ///< linearised step (eq. 18), more = fully implicit backward Euler
@@ -39,7 +40,7 @@ struct SolverSettings {
   bool adaptive = false;      ///< B&W section 7 step-size control; dt is then the largest step
   double max_stretch_change = 0.1;  ///< adaptive: a step changing any triangle's stretch |w_u| or
                                     ///< |w_v| by more than this is discarded (dimensionless)
-  int threads = 1;  ///< implicit: threads of the solve, 1..kMaxThreads; every count gives the same bits (parallel.hpp)
+  int threads = 1;  ///< implicit and xpbd: threads of the solve / the spring passes, 1..kMaxThreads; every count gives the same bits (parallel.hpp)
 };
 
 /// Throws InputError naming the field for NaN, non-positive or absurd dt / substeps.

@@ -49,8 +49,8 @@ class XpbdIntegrator final : public Integrator {
   /// One pass over the springs in spring_tiles_'s order, on up to `threads` threads.
   void project_springs(std::vector<Vec3>& x, int threads);
 
-  /// Tile size: 2048 vertices' positions, previous positions and inverse masses (112 KiB) stay in
-  /// a core's L2 while a tile is swept.
+  /// Tile size: the up to 2 x 2048 vertices a tile touches (positions, previous positions and
+  /// inverse masses: 224 KiB) stay in a core's L2 while it is swept.
   static constexpr int kTileVertices = 2048;
 
   /// A spring constraint in the form its update needs, in pass order (40 bytes: on fine grids
