@@ -36,19 +36,18 @@ std::vector<std::array<int, V * V>> element_slots(const BlockSparseMatrix& patte
   return out;
 }
 
-// Adds one element's force and Jacobian blocks into the slots shared by both matrices.
+// Adds one element's force and Jacobian blocks at its slots.
 template <int N, size_t V>
 void scatter_element(const ElementEval<N>& e, const std::array<int, V>& v,
                      const std::array<int, V * V>& slots, bool definite, std::vector<Vec3>& f,
-                     BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv) {
+                     JacobianTarget& jac) {
   static_assert(N == 3 * static_cast<int>(V));
   for (size_t a = 0; a < V; ++a) f[v[a]] += e.force.template segment<3>(3 * a);
   const Eigen::Matrix<double, N, N> k = definite ? definite_stiffness<N>(e.dfdx) : e.dfdx;
   for (size_t a = 0; a < V; ++a) {
     for (size_t b = 0; b < V; ++b) {
-      const int slot = slots[V * a + b];
-      dfdx.value(slot) += k.template block<3, 3>(3 * a, 3 * b);
-      dfdv.value(slot) += e.dfdv.template block<3, 3>(3 * a, 3 * b);
+      jac.add(slots[V * a + b], v[a], v[b], k.template block<3, 3>(3 * a, 3 * b),
+              e.dfdv.template block<3, 3>(3 * a, 3 * b));
     }
   }
 }
@@ -63,24 +62,23 @@ bool only_baraff_witkin_elements(const ClothModel& model) {
 }
 
 void add_baraff_witkin(const ClothModel& model, const ClothState& state, bool definite,
-                       const ElementSlots& slots, std::vector<Vec3>& f, BlockSparseMatrix& dfdx,
-                       BlockSparseMatrix& dfdv) {
+                       const ElementSlots& slots, std::vector<Vec3>& f, JacobianTarget& jac) {
   const SpringMaterial& m = model.material;
   for (size_t k = 0; k < model.bw_triangles.size(); ++k) {
     const StretchShearTriangle& t = model.bw_triangles[k];
     scatter_element(eval_stretch(t, state.x, state.v, m.stretch, m.rest_stretch_u, m.rest_stretch_v, m.damping),
-                    t.v, slots.bw_triangles[k], definite, f, dfdx, dfdv);
+                    t.v, slots.bw_triangles[k], definite, f, jac);
     // Shear projects its own stiffness, in closed form (eval_shear_definite).
     scatter_element(definite ? eval_shear_definite(t, state.x, state.v, m.shear, m.damping)
                              : eval_shear(t, state.x, state.v, m.shear, m.damping),
-                    t.v, slots.bw_triangles[k], /*definite=*/false, f, dfdx, dfdv);
+                    t.v, slots.bw_triangles[k], /*definite=*/false, f, jac);
   }
   for (size_t k = 0; k < model.bw_bends.size(); ++k) {
     const BendEdge& e = model.bw_bends[k];
     // Bend makes its own stiffness definite (eval_bend_definite: mostly Gauss-Newton).
     scatter_element(definite ? eval_bend_definite(e, state.x, state.v, m.bending, m.bending_damping)
                              : eval_bend(e, state.x, state.v, m.bending, m.bending_damping),
-                    e.v, slots.bw_bends[k], /*definite=*/false, f, dfdx, dfdv);
+                    e.v, slots.bw_bends[k], /*definite=*/false, f, jac);
   }
 }
 
@@ -115,28 +113,26 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,
                              std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
                              JacobianCorrection* correction) {
-  compute_force_jacobians(model, state, ext, t, definite, ElementSlots(model, dfdx), f, dfdx, dfdv, correction);
+  JacobianTarget jac(dfdx, dfdv);
+  compute_force_jacobians(model, state, ext, t, definite, ElementSlots(model, dfdx), f, jac, correction);
 }
 
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,
-                             const ElementSlots& slots, std::vector<Vec3>& f,
-                             BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
+                             const ElementSlots& slots, std::vector<Vec3>& f, JacobianTarget& jac,
                              JacobianCorrection* correction, int threads) {
   assert(slots.springs.slots.size() == model.springs.size() && slots.bw_triangles.size() == model.bw_triangles.size() && slots.bw_bends.size() == model.bw_bends.size() &&
          slots.triangles.size() == model.mesh.triangles.size() && "slots of another model");
-  assert(dfdx.same_pattern(dfdv) && "dfdx and dfdv share the slots");
   if (correction) correction->clear();
-  dfdx.set_zero(threads);
-  dfdv.set_zero(threads);
+  jac.set_zero(threads);
   if (only_baraff_witkin_elements(model)) {
     compute_external_forces(model, state, ext, t, f);
-    add_baraff_witkin(model, state, definite, slots, f, dfdx, dfdv);
+    add_baraff_witkin(model, state, definite, slots, f, jac);
   } else {
     compute_forces(model, state, ext, t, f);
-    add_internal_jacobians(model, state, definite, dfdx, dfdv, &slots.springs, threads);
+    add_internal_jacobians(model, state, definite, jac, &slots.springs, threads);
   }
-  dfdv.add_diagonal(model.mass, -model.material.velocity_damping);  // -m c I
+  jac.add_dfdv_diagonal(model.mass, -model.material.velocity_damping);  // -m c I
   if (ext.drag > 0) {
     for (size_t n = 0; n < model.mesh.triangles.size(); ++n) {
       const auto& tri = model.mesh.triangles[n];
@@ -161,9 +157,7 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
       }
       for (int i = 0; i < 3; ++i) {
         for (int k = 0; k < 3; ++k) {
-          const int slot = slots.triangles[n][size_t(3 * i + k)];
-          dfdx.value(slot) += sym.block<3, 3>(3 * i, 3 * k);
-          dfdv.value(slot) += a.dfdv;
+          jac.add(slots.triangles[n][size_t(3 * i + k)], tri[i], tri[k], sym.block<3, 3>(3 * i, 3 * k), a.dfdv);
         }
       }
     }
@@ -186,11 +180,12 @@ void add_grab_spring_force(const Grab* spring, const ClothState& state, std::vec
   f[g] += spring->spring_force(state.x[g], state.v[g]);
 }
 
-void add_grab_spring_jacobians(const Grab* spring, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv) {
+void add_grab_spring_jacobians(const Grab* spring, JacobianTarget& jac) {
   if (!spring) return;
   const Eigen::Matrix3d identity = Eigen::Matrix3d::Identity();
-  dfdx.add(spring->vertex, spring->vertex, -spring->settings.stiffness * identity);
-  dfdv.add(spring->vertex, spring->vertex, -spring->settings.damping * identity);
+  const int g = spring->vertex;
+  jac.add(jac.pattern().diagonal_slot(g), g, g, -spring->settings.stiffness * identity,
+          -spring->settings.damping * identity);
 }
 
 }  // namespace cloth

@@ -82,7 +82,7 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
     }
   }
   // The kinematic grab: fully constrained to reach its destination this substep (the spring
-  // grab is a force, in assemble_forces).
+  // grab is a force, in assemble_system).
   if (const Grab* grab = ctx.kinematic_grab(); grab && !(*ctx.pinned)[grab->vertex]) {
     const int g = grab->vertex;
     const Vec3 dest = grab_destination(*grab, state.x[g], h);
@@ -91,17 +91,16 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
   }
 }
 
-void ImplicitEulerIntegrator::assemble_forces(const ClothState& state, const ClothModel& model,
-                                              const StepContext& ctx, double t) {
-  compute_force_jacobians(model, state, ctx.forces, t, /*definite=*/true, element_slots_, f_, A_, dfdv_,
+void ImplicitEulerIntegrator::assemble_system(const ClothState& state, const ClothModel& model,
+                                              const StepContext& ctx, double t, double h,
+                                              const std::vector<Vec3>* d) {
+  // eq. 16: A = M - h ∂f/∂v - h² ∂f/∂x, element by element (jacobian_target.hpp).
+  JacobianTarget jac(A_, -h * h, -h, d, d ? &dfdx_d_ : nullptr);
+  compute_force_jacobians(model, state, ctx.forces, t, /*definite=*/true, element_slots_, f_, jac,
                           &dfdx_correction_, ctx.pcg.threads);
   // The mouse spring enters eq. 15 like any other force: f, -k I in df/dx, -c I in df/dv.
   add_grab_spring_force(ctx.spring_grab(), state, f_);
-  add_grab_spring_jacobians(ctx.spring_grab(), A_, dfdv_);
-}
-
-void ImplicitEulerIntegrator::form_system_matrix(const ClothModel& model, double h, int threads) {
-  A_.set_linear_combination(-h * h, A_, -h, dfdv_, threads);
+  add_grab_spring_jacobians(ctx.spring_grab(), jac);
   A_.add_diagonal(model.mass);
 }
 
@@ -160,8 +159,7 @@ void ImplicitEulerIntegrator::newton_correction(ClothState& state, const ClothMo
   const int n = state.vertex_count();
   {
     ScopedTimer timer(report.timings.assembly_ms);
-    assemble_forces(state, model, ctx, t_end);
-    form_system_matrix(model, h, ctx.pcg.threads);
+    assemble_system(state, model, ctx, t_end, h, nullptr);
     b_.resize(n);
     for (int i = 0; i < n; ++i) b_[i] = h * f_[i] - model.mass[i] * (state.v[i] - v_start_[i]);
     correction_constraints_.S = constraints_.S;
@@ -181,7 +179,6 @@ void ImplicitEulerIntegrator::update_pattern(const ClothModel& model) {
   if (pairs_scratch_ == pattern_pairs_ && A_.blocks() == n) return;
   std::swap(pattern_pairs_, pairs_scratch_);
   A_ = BlockSparseMatrix(n, pattern_pairs_);
-  dfdv_ = A_;
   element_slots_ = ElementSlots(model, A_);
 }
 
@@ -200,14 +197,13 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
     if (ctx.self_collision.enabled) x_start_ = state.x;
     {
       ScopedTimer timer(report.timings.assembly_ms);
-      assemble_forces(state, model, ctx, ctx.time + sub * h);
-      // eq. 18: b = h (f0 + h ∂f/∂x v0 + ∂f/∂x y) = h f0 + h ∂f/∂x (h v0 + y); A_ is ∂f/∂x here.
+      // eq. 18: b = h (f0 + h ∂f/∂x v0 + ∂f/∂x y) = h f0 + h ∂f/∂x (h v0 + y).
       scratch_.resize(n);
       for (int i = 0; i < n; ++i) scratch_[i] = h * state.v[i] + y_[i];
-      A_.multiply(scratch_, b_, ctx.pcg.threads);
-      dfdx_correction_.add_times(scratch_, b_);  // the right side takes the true derivative
-      for (int i = 0; i < n; ++i) b_[i] = h * (f_[i] + b_[i]);
-      form_system_matrix(model, h, ctx.pcg.threads);  // eq. 16
+      assemble_system(state, model, ctx, ctx.time + sub * h, h, &scratch_);
+      dfdx_correction_.add_times(scratch_, dfdx_d_);  // the right side takes the true derivative
+      b_.resize(n);
+      for (int i = 0; i < n; ++i) b_[i] = h * (f_[i] + dfdx_d_[i]);
     }
     {
       ScopedTimer timer(report.timings.solve_ms);

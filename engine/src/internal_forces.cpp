@@ -54,13 +54,11 @@ void scatter_force(const ElementEval<N>& e, const std::array<int, V>& v, std::ve
 }
 
 template <int N, size_t V>
-void scatter_jacobians(const ElementEval<N>& e, const std::array<int, V>& v, bool definite,
-                       BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv) {
+void scatter_jacobians(const ElementEval<N>& e, const std::array<int, V>& v, bool definite, JacobianTarget& jac) {
   const Eigen::Matrix<double, N, N> k = definite ? Eigen::Matrix<double, N, N>(-project_psd<N>(-e.dfdx)) : e.dfdx;
   for (size_t a = 0; a < V; ++a) {
     for (size_t b = 0; b < V; ++b) {
-      dfdx.add(v[a], v[b], k.template block<3, 3>(3 * a, 3 * b));
-      dfdv.add(v[a], v[b], e.dfdv.template block<3, 3>(3 * a, 3 * b));
+      jac.add(v[a], v[b], k.template block<3, 3>(3 * a, 3 * b), e.dfdv.template block<3, 3>(3 * a, 3 * b));
     }
   }
 }
@@ -94,21 +92,12 @@ SpringSlots::SpringSlots(const ClothModel& model, const BlockSparseMatrix& patte
   groups = SpringGroups(model.springs, model.vertex_count());
 }
 
-void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
-                            BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
+void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite, JacobianTarget& jac,
                             const SpringSlots* springs, int threads) {
-  // Two-vertex stencil: blocks (i,i), (j,j) = J and (i,j), (j,i) = -J.
   const auto add_spring = [&](int k, const std::array<int, 4>& slot) {
     const Spring& s = model.springs[size_t(k)];
     const SpringJacobian j = spring_jacobian(s, state.x[s.i], state.x[s.j], definite);
-    dfdx.value(slot[0]) += j.dfdx;
-    dfdx.value(slot[3]) += j.dfdx;
-    dfdx.value(slot[1]) -= j.dfdx;
-    dfdx.value(slot[2]) -= j.dfdx;
-    dfdv.value(slot[0]) += j.dfdv;
-    dfdv.value(slot[3]) += j.dfdv;
-    dfdv.value(slot[1]) -= j.dfdv;
-    dfdv.value(slot[2]) -= j.dfdv;
+    jac.add_spring(slot, s.i, s.j, j.dfdx, j.dfdv);
   };
   if (springs) {
     assert(springs->slots.size() == model.springs.size() && "spring slots of another model");
@@ -121,14 +110,13 @@ void add_internal_jacobians(const ClothModel& model, const ClothState& state, bo
       });
     }
   } else {
+    const BlockSparseMatrix& p = jac.pattern();
     for (size_t k = 0; k < model.springs.size(); ++k) {
       const Spring& s = model.springs[k];
-      add_spring(static_cast<int>(k), {dfdx.slot(s.i, s.i), dfdx.slot(s.i, s.j), dfdx.slot(s.j, s.i), dfdx.slot(s.j, s.j)});
+      add_spring(static_cast<int>(k), {p.slot(s.i, s.i), p.slot(s.i, s.j), p.slot(s.j, s.i), p.slot(s.j, s.j)});
     }
   }
-  for_each_element(model, state, [&](const auto& eval, const auto& v) {
-    scatter_jacobians(eval, v, definite, dfdx, dfdv);
-  });
+  for_each_element(model, state, [&](const auto& eval, const auto& v) { scatter_jacobians(eval, v, definite, jac); });
 }
 
 void append_internal_pairs(const ClothModel& model, std::vector<std::pair<int, int>>& pairs) {

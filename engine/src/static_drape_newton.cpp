@@ -24,9 +24,9 @@ bool NewtonSolver::step(Level& L, std::vector<Vec3>& x) {
   ClothState s;
   s.x = x;
   s.v = L.zero_v;
-  dfdx_.set_zero();
-  dfdv_.set_zero();
-  add_internal_jacobians(L.model, s, /*definite=*/true, dfdx_, dfdv_);
+  JacobianTarget jac(dfdx_, dfdv_);
+  jac.set_zero();
+  add_internal_jacobians(L.model, s, /*definite=*/true, jac);
   const Eigen::SparseMatrix<double> H = -dfdx_.to_eigen();
 
   std::vector<Vec3> f;

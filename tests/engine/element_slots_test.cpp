@@ -70,7 +70,8 @@ void reference_jacobians(const ClothModel& model, const ClothState& s, const Ext
                          BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv) {
   dfdx = BlockSparseMatrix(model.vertex_count(), coupled_pairs(model));
   dfdv = BlockSparseMatrix(model.vertex_count(), coupled_pairs(model));
-  add_internal_jacobians(model, s, /*definite=*/false, dfdx, dfdv);
+  JacobianTarget jac(dfdx, dfdv);
+  add_internal_jacobians(model, s, /*definite=*/false, jac);
   dfdv.add_diagonal(model.mass, -model.material.velocity_damping);
   for (const auto& tri : model.mesh.triangles) {
     const std::array<Vec3, 3> x{s.x[tri[0]], s.x[tri[1]], s.x[tri[2]]};
@@ -99,7 +100,8 @@ void expect_in_place_equals_reference(const ClothModel& model) {
   std::vector<Vec3> f;
   // Twice: the second assembly overwrites the first's values in place.
   for (int pass = 0; pass < 2; ++pass) {
-    compute_force_jacobians(model, s, ext, 0, /*definite=*/false, slots, f, dfdx, dfdv);
+    JacobianTarget jac(dfdx, dfdv);
+    compute_force_jacobians(model, s, ext, 0, /*definite=*/false, slots, f, jac);
   }
   BlockSparseMatrix ref_dfdx, ref_dfdv;
   reference_jacobians(model, s, ext, ref_dfdx, ref_dfdv);

@@ -63,7 +63,8 @@ TEST(MouseSpring, ForceAndJacobiansEqualFiniteDifferences) {
   BlockSparseMatrix dfdx(n, coupled_pairs(model)), dfdv = dfdx;
   dfdx.set_zero();
   dfdv.set_zero();
-  add_grab_spring_jacobians(&grab, dfdx, dfdv);
+  JacobianTarget jac(dfdx, dfdv);
+  add_grab_spring_jacobians(&grab, jac);
   const std::function<VecN<3>(const VecN<3>&)> of_x = [&](const VecN<3>& x) { return force_at(x, vg); };
   const std::function<VecN<3>(const VecN<3>&)> of_v = [&](const VecN<3>& v) { return force_at(xg, v); };
   EXPECT_LT((fd_error<3, 3>(of_x, xg, dfdx.diagonal(grab.vertex))), 1e-8);

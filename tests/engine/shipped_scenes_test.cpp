@@ -613,9 +613,18 @@ void check_tablecloth_table() {
 }
 
 void check_tearing_sphere() {
-  Trial t = run("tearing_sphere.json", 150);  // 2.5 s: the sphere's centre rises to 0.1 m above the cloth
-  expect_pins_held(t);
+  // 2.5 s: the sphere's centre rises to 0.1 m above the cloth. Tearing leaves shards of one or
+  // two triangles (a sixth of a vertex's mass) riding on the rising sphere, and now and then a
+  // step flings one (seen in 1 of 24 perturbed runs of this scene with ∂f/∂x stored, 4 of 24 with
+  // A assembled directly: the same equations summed in another order). The recovery must catch
+  // it: at most one diverged step, redone with more substeps and kept.
+  Trial t = run("tearing_sphere.json", 150, {}, {}, /*may_blow_up=*/true);
   const Simulation& sim = *t.sim;
+  EXPECT_LE(sim.instabilities(), 1) << sim.last_instability();
+  if (sim.instabilities() > 0) {
+    EXPECT_NE(sim.last_instability().find("(kept)"), std::string::npos) << sim.last_instability();
+  }
+  expect_pins_held(t);
   EXPECT_GT(sim.torn_edges(), 0);
   EXPECT_GT(sim.model().vertex_count(), t.scene.mesh.vertex_count()) << "the mesh was cut";
   // The sphere broke through instead of carrying the drum skin up: all but a few shards stay

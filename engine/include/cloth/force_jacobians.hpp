@@ -1,6 +1,7 @@
 #pragma once
 // The force f(x, v) of the whole cloth together with its Jacobians ∂f/∂x and ∂f/∂v, assembled
-// element by element into block-sparse matrices (Baraff-Witkin section 2.3 / eq. 15 needs all three).
+// element by element into block-sparse matrices (Baraff-Witkin section 2.3 / eq. 15 needs all three),
+// or straight into the implicit step's A (jacobian_target.hpp).
 #include <array>
 #include <utility>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "cloth/block_sparse.hpp"
 #include "cloth/forces.hpp"
 #include "cloth/internal_forces.hpp"
+#include "cloth/jacobian_target.hpp"
 #include "cloth/model.hpp"
 #include "cloth/state.hpp"
 #include "cloth/step_context.hpp"
@@ -62,14 +64,14 @@ struct JacobianCorrection {
 /// semidefinite (see internal_forces.hpp; Baraff-Witkin bend hinges mostly by Gauss-Newton,
 /// eval_bend_definite) so that the implicit system stays positive definite.
 /// `correction`, when given, is filled with what the drag/wind blocks left out (above).
-/// `slots` must be ElementSlots(model, dfdx), and dfdv of dfdx's pattern. `threads`: for the
-/// springs and the whole-matrix passes (the same bits for every count, parallel.hpp).
+/// The Jacobians go to `jac` (set to zero first): two matrices, or the implicit step's A with
+/// ∂f/∂x d (jacobian_target.hpp). `slots` must be ElementSlots(model, jac.pattern()). `threads`:
+/// for the springs and the whole-matrix passes (the same bits for every count, parallel.hpp).
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,
-                             const ElementSlots& slots, std::vector<Vec3>& f,
-                             BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
+                             const ElementSlots& slots, std::vector<Vec3>& f, JacobianTarget& jac,
                              JacobianCorrection* correction = nullptr, int threads = 1);
-/// The same, looking the slots up for this call (one-off assemblies, tests).
+/// The same into two matrices, looking the slots up for this call (one-off assemblies, tests).
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,
                              std::vector<Vec3>& f, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
@@ -81,6 +83,6 @@ void add_grab_spring_force(const Grab* spring, const ClothState& state, std::vec
 
 /// Its Jacobians, dF/dx = -k I and dF/dv = -c I, on the grabbed vertex's diagonal blocks (both
 /// negative definite: the spring only adds to A = M - h df/dv - h^2 df/dx of eq. 16).
-void add_grab_spring_jacobians(const Grab* spring, BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv);
+void add_grab_spring_jacobians(const Grab* spring, JacobianTarget& jac);
 
 }  // namespace cloth

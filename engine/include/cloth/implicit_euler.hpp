@@ -24,12 +24,11 @@ class ImplicitEulerIntegrator final : public Integrator {
  private:
   /// Builds the constraints of one substep and the position alteration y.
   void gather_constraints(const ClothState& state, const StepContext& ctx, double t, double h);
-  /// f_, ∂f/∂x (into A_) and dfdv_ at time t: the model and external forces (PSD-projected), and
-  /// the mouse spring when the grab is one.
-  void assemble_forces(const ClothState& state, const ClothModel& model, const StepContext& ctx,
-                       double t);
-  /// eq. 16, in place: A_ (holding ∂f/∂x) becomes A = M - h ∂f/∂v - h² ∂f/∂x.
-  void form_system_matrix(const ClothModel& model, double h, int threads);
+  /// f_ and A = M - h ∂f/∂v - h² ∂f/∂x (eq. 16, into A_) at time t: the model and external forces
+  /// (PSD-projected), and the mouse spring when the grab is one. With `d`, also dfdx_d_ = ∂f/∂x d
+  /// (the assembled ∂f/∂x, without dfdx_correction_).
+  void assemble_system(const ClothState& state, const ClothModel& model, const StepContext& ctx, double t,
+                       double h, const std::vector<Vec3>* d);
   /// B&W section 5: the constraint impulse of each contact is the residual e = A dv - b of the
   /// (first) solve; stored in contacts_.
   void measure_contact_impulses();
@@ -51,15 +50,15 @@ class ImplicitEulerIntegrator final : public Integrator {
 
   std::vector<std::pair<int, int>> pattern_pairs_;  ///< pattern the matrices were built for
   std::vector<std::pair<int, int>> pairs_scratch_;  ///< this step's pairs, compared with those
-  /// One shared pattern, values in place. A_ holds ∂f/∂x from assemble_forces until the right
-  /// side has used it, then A (form_system_matrix): one matrix fewer, 0.9 KiB per vertex.
-  BlockSparseMatrix A_, dfdv_;
+  /// A of eq. 16, values in place; ∂f/∂x and ∂f/∂v are never stored (jacobian_target.hpp).
+  BlockSparseMatrix A_;
   ElementSlots element_slots_;                      ///< of A_'s pattern
   PcgWorkspace pcg_;                                ///< kept across solves (IC symbolic phase)
   JacobianCorrection dfdx_correction_;  ///< exact - assembled drag/wind ∂f/∂x, for eq. 15's right side
   VertexConstraints constraints_;
   VertexConstraints correction_constraints_;  ///< constraints_ with z = 0 (Newton corrections)
   std::vector<Vec3> f_, b_, dv_, y_, scratch_;
+  std::vector<Vec3> dfdx_d_;  ///< ∂f/∂x (h v0 + y), for eq. 18's right side
   std::vector<Vec3> v_start_;  ///< v0 of the substep (Newton corrections)
   std::vector<Vec3> x_start_;  ///< x0 of the substep (self-collision)
   /// What each vertex's contact was after the last substep, to decide the next one's constraint.

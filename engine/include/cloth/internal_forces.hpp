@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cloth/block_sparse.hpp"
+#include "cloth/jacobian_target.hpp"
 #include "cloth/model.hpp"
 #include "cloth/state.hpp"
 
@@ -28,14 +29,13 @@ struct SpringSlots {
   SpringSlots(const ClothModel& model, const BlockSparseMatrix& pattern);
 };
 
-/// dfdx, dfdv += the material's Jacobian blocks. With `definite`, each element's stiffness is made
+/// The material's Jacobian blocks into `jac` (∂f/∂x and ∂f/∂v, or the implicit step's A). With `definite`, each element's stiffness is made
 /// negative semidefinite (springs: compression clamp; Baraff-Witkin: project_psd of the element
 /// Hessian), so the implicit system matrix stays positive definite. `springs`, when given
 /// (SpringSlots of this model and the matrices' pattern), adds the springs' blocks without
 /// searching the rows, group by group on up to `threads` threads (the implicit integrator's hot
 /// path); otherwise they are added one by one in index order.
-void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
-                            BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv,
+void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite, JacobianTarget& jac,
                             const SpringSlots* springs = nullptr, int threads = 1);
 
 /// Vertex pairs coupled by the material's elements (part of the sparsity pattern).
