@@ -86,6 +86,9 @@ void BlockIncompleteCholesky::analyze(const BlockSparseMatrix& A) {
     const auto it = std::lower_bound(begin, end, j);
     return (it != end && *it == j) ? static_cast<int>(it - cols_.begin()) : -1;
   };
+  upper_start_.assign(1, 0);
+  for (int k = 0; k < n; ++k) upper_start_.push_back(upper_start_.back() + row_start_[size_t(k) + 1] - diag_[size_t(k)]);
+  const auto upper = [&](int k, int slot) { return upper_start_[size_t(k)] + slot - diag_[size_t(k)]; };
   mirror_.resize(cols_.size());
   for (int i = 0; i < n; ++i) {
     for (int s = row_start_[size_t(i)]; s < row_start_[size_t(i) + 1]; ++s) mirror_[size_t(s)] = find(cols_[size_t(s)], i);
@@ -107,7 +110,7 @@ void BlockIncompleteCholesky::analyze(const BlockSparseMatrix& A) {
       for (int kj = ki; kj < row_start_[size_t(k) + 1]; ++kj) {
         const int ij = slot_of[size_t(cols_[size_t(kj)])];
         if (ij < 0) continue;
-        const Update up{ki, mirror_[size_t(kj)], ij};
+        const Update up{upper(k, ki), kj, upper(i, ij)};
         if (k < separator && i >= separator) {
           deferred.push_back(up);
         } else {
@@ -125,24 +128,24 @@ void BlockIncompleteCholesky::analyze(const BlockSparseMatrix& A) {
 void BlockIncompleteCholesky::apply_updates(int first, int last) {
   for (int m = first; m < last; ++m) {
     const Update& up = updates_[size_t(m)];
-    u_[size_t(up.ij)].noalias() -= u_[size_t(up.ki)].transpose() * u_[size_t(up.jk)];
+    u_[size_t(up.ij)].noalias() -= u_[size_t(up.ki)].transpose() * factor_[size_t(up.kj)].cast<double>();
   }
 }
 
 bool BlockIncompleteCholesky::eliminate(int k, int first_update, int last_update) {
   // All updates from earlier pivots are in: U_kk is the pivot D_k. It must be SPD (LLT succeeds
   // and everything is finite: Eigen's LLT does not flag NaN).
-  const Eigen::Matrix3d& ukk = u_[size_t(diag_[size_t(k)])];
+  const int uk = upper_start_[size_t(k)];  // u_ of (k, k); (k, j) follow in row order
+  const Eigen::Matrix3d& ukk = u_[size_t(uk)];
   const Eigen::Matrix3d d = 0.5 * (ukk + ukk.transpose());
   const Eigen::LLT<Eigen::Matrix3d> llt(d);
   if (!d.allFinite() || llt.info() != Eigen::Success) return false;
   const Eigen::Matrix3d d_inv = llt.solve(Eigen::Matrix3d::Identity());
   d_inv_[size_t(k)] = d_inv.cast<float>();
   for (int s = diag_[size_t(k)] + 1; s < row_start_[size_t(k) + 1]; ++s) {
-    const int m = mirror_[size_t(s)];
-    u_[size_t(m)].noalias() = d_inv * u_[size_t(s)];  // F_kj, kept in the unused slot (j, k)
-    factor_[size_t(s)] = u_[size_t(m)].cast<float>();
-    factor_[size_t(m)] = u_[size_t(m)].transpose().cast<float>();
+    const Eigen::Matrix3d f = d_inv * u_[size_t(uk + s - diag_[size_t(k)])];  // F_kj
+    factor_[size_t(s)] = f.cast<float>();
+    factor_[size_t(mirror_[size_t(s)])] = f.transpose().cast<float>();
   }
   apply_updates(first_update, last_update);
   return true;
@@ -151,15 +154,15 @@ bool BlockIncompleteCholesky::eliminate(int k, int first_update, int last_update
 bool BlockIncompleteCholesky::factor_shifted(const BlockSparseMatrix& A, const VertexConstraints& c,
                                              double alpha, int threads) {
   const int n = A.blocks();
-  u_.resize(cols_.size());
+  u_.resize(size_t(upper_start_.back()));
   factor_.resize(cols_.size());
   d_inv_.resize(size_t(n));
   parallel_for(n, threads, [&](int k) {
     const int v = order_[size_t(k)];
-    const int dk = diag_[size_t(k)];
-    u_[size_t(dk)] = (1.0 + alpha) * reduced_block(A.value(a_slot_[size_t(dk)]), c.S[v], c.S[v], true);
+    const int dk = diag_[size_t(k)], uk = upper_start_[size_t(k)];
+    u_[size_t(uk)] = (1.0 + alpha) * reduced_block(A.value(a_slot_[size_t(dk)]), c.S[v], c.S[v], true);
     for (int s = dk + 1; s < row_start_[size_t(k) + 1]; ++s) {
-      u_[size_t(s)] = reduced_block(A.value(a_slot_[size_t(s)]), c.S[v], c.S[order_[size_t(cols_[size_t(s)])]], false);
+      u_[size_t(uk + s - dk)] = reduced_block(A.value(a_slot_[size_t(s)]), c.S[v], c.S[order_[size_t(cols_[size_t(s)])]], false);
     }
   });
   // The domains, each on its own thread; then the updates they owe the separator, in a fixed

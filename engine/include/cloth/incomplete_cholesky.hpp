@@ -54,10 +54,10 @@ class BlockIncompleteCholesky {
   int separator_size() const { return range_.empty() ? 0 : static_cast<int>(order_.size()) - range_[kDomains]; }
 
  private:
-  /// One IC(0) update U_ij -= U_ki^T F_kj (F_kj = D_k^-1 U_kj), as elimination-order slots:
-  /// (k, i), (j, k) (where F_kj is kept during the factorisation) and (i, j).
+  /// One IC(0) update U_ij -= U_ki^T F_kj (F_kj = D_k^-1 U_kj): ki and ij index u_ (upper_
+  /// slots), kj is the elimination-order slot of F_kj in factor_.
   struct Update {
-    int ki, jk, ij;
+    int ki, kj, ij;
   };
   void analyze(const BlockSparseMatrix& A);
   bool factor_shifted(const BlockSparseMatrix& A, const VertexConstraints& c, double alpha, int threads);
@@ -83,9 +83,12 @@ class BlockIncompleteCholesky {
   /// those of separator rows, [deferred_start_[k], update_start_[k + 1]), wait until every domain
   /// is eliminated (two domains would otherwise add to the same separator block at once).
   std::vector<int> update_start_, deferred_start_;
-  /// During the factorisation: U in the diagonal and upper slots, F_kj in the mirror (j, k).
+  /// Row k's diagonal and upper slots [diag_[k], row_start_[k + 1]) are u_[upper_start_[k] ..]:
+  /// only U's half of the pattern is held in double during the factorisation.
+  std::vector<int> upper_start_;
   std::vector<Eigen::Matrix3d> u_;
-  std::vector<Eigen::Matrix3f> factor_;  ///< F_kj in (k, j), its transpose L_jk in (j, k)
+  std::vector<Eigen::Matrix3f> factor_;  ///< F_kj in (k, j), its transpose L_jk in (j, k); the
+                                         ///< updates read F_kj from here (single precision)
   std::vector<Eigen::Matrix3f> d_inv_;   ///< D_k^-1
   mutable std::vector<Vec3> work_;       ///< the solve's vector, in elimination order
   int shifts_ = 0;
