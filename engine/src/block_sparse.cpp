@@ -49,15 +49,6 @@ void BlockSparseMatrix::add(int i, int j, const Eigen::Matrix3d& b) {
   values_[s] += b;
 }
 
-void BlockSparseMatrix::set_linear_combination(double alpha, const BlockSparseMatrix& a,
-                                               double beta, const BlockSparseMatrix& b, int threads) {
-  assert(a.same_pattern(b));
-  if (!same_pattern(a)) *this = a;
-  parallel_for(static_cast<int>(values_.size()), threads, [&](int s) {
-    values_[size_t(s)] = alpha * a.values_[size_t(s)] + beta * b.values_[size_t(s)];
-  });
-}
-
 void BlockSparseMatrix::add_diagonal(const std::vector<double>& d, double scale) {
   for (int i = 0; i < p_->n; ++i) values_[p_->diag_slot[i]].diagonal().array() += scale * d[i];
 }

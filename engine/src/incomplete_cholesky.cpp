@@ -88,7 +88,6 @@ void BlockIncompleteCholesky::analyze(const BlockSparseMatrix& A) {
   };
   upper_start_.assign(1, 0);
   for (int k = 0; k < n; ++k) upper_start_.push_back(upper_start_.back() + row_start_[size_t(k) + 1] - diag_[size_t(k)]);
-  const auto upper = [&](int k, int slot) { return upper_start_[size_t(k)] + slot - diag_[size_t(k)]; };
   mirror_.resize(cols_.size());
   for (int i = 0; i < n; ++i) {
     for (int s = row_start_[size_t(i)]; s < row_start_[size_t(i) + 1]; ++s) mirror_[size_t(s)] = find(cols_[size_t(s)], i);
@@ -135,15 +134,14 @@ void BlockIncompleteCholesky::apply_updates(int first, int last) {
 bool BlockIncompleteCholesky::eliminate(int k, int first_update, int last_update) {
   // All updates from earlier pivots are in: U_kk is the pivot D_k. It must be SPD (LLT succeeds
   // and everything is finite: Eigen's LLT does not flag NaN).
-  const int uk = upper_start_[size_t(k)];  // u_ of (k, k); (k, j) follow in row order
-  const Eigen::Matrix3d& ukk = u_[size_t(uk)];
+  const Eigen::Matrix3d& ukk = u_[size_t(upper(k, diag_[size_t(k)]))];
   const Eigen::Matrix3d d = 0.5 * (ukk + ukk.transpose());
   const Eigen::LLT<Eigen::Matrix3d> llt(d);
   if (!d.allFinite() || llt.info() != Eigen::Success) return false;
   const Eigen::Matrix3d d_inv = llt.solve(Eigen::Matrix3d::Identity());
   d_inv_[size_t(k)] = d_inv.cast<float>();
   for (int s = diag_[size_t(k)] + 1; s < row_start_[size_t(k) + 1]; ++s) {
-    const Eigen::Matrix3d f = d_inv * u_[size_t(uk + s - diag_[size_t(k)])];  // F_kj
+    const Eigen::Matrix3d f = d_inv * u_[size_t(upper(k, s))];  // F_kj
     factor_[size_t(s)] = f.cast<float>();
     factor_[size_t(mirror_[size_t(s)])] = f.transpose().cast<float>();
   }
@@ -159,10 +157,10 @@ bool BlockIncompleteCholesky::factor_shifted(const BlockSparseMatrix& A, const V
   d_inv_.resize(size_t(n));
   parallel_for(n, threads, [&](int k) {
     const int v = order_[size_t(k)];
-    const int dk = diag_[size_t(k)], uk = upper_start_[size_t(k)];
-    u_[size_t(uk)] = (1.0 + alpha) * reduced_block(A.value(a_slot_[size_t(dk)]), c.S[v], c.S[v], true);
+    const int dk = diag_[size_t(k)];
+    u_[size_t(upper(k, dk))] = (1.0 + alpha) * reduced_block(A.value(a_slot_[size_t(dk)]), c.S[v], c.S[v], true);
     for (int s = dk + 1; s < row_start_[size_t(k) + 1]; ++s) {
-      u_[size_t(uk + s - dk)] = reduced_block(A.value(a_slot_[size_t(s)]), c.S[v], c.S[order_[size_t(cols_[size_t(s)])]], false);
+      u_[size_t(upper(k, s))] = reduced_block(A.value(a_slot_[size_t(s)]), c.S[v], c.S[order_[size_t(cols_[size_t(s)])]], false);
     }
   });
   // The domains, each on its own thread; then the updates they owe the separator, in a fixed

@@ -54,7 +54,8 @@ void scatter_force(const ElementEval<N>& e, const std::array<int, V>& v, std::ve
 }
 
 template <int N, size_t V>
-void scatter_jacobians(const ElementEval<N>& e, const std::array<int, V>& v, bool definite, JacobianTarget& jac) {
+void scatter_jacobians(const ElementEval<N>& e, const std::array<int, V>& v, bool definite,
+                       JacobianTarget& jac) {
   const Eigen::Matrix<double, N, N> k = definite ? Eigen::Matrix<double, N, N>(-project_psd<N>(-e.dfdx)) : e.dfdx;
   for (size_t a = 0; a < V; ++a) {
     for (size_t b = 0; b < V; ++b) {
@@ -92,8 +93,8 @@ SpringSlots::SpringSlots(const ClothModel& model, const BlockSparseMatrix& patte
   groups = SpringGroups(model.springs, model.vertex_count());
 }
 
-void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite, JacobianTarget& jac,
-                            const SpringSlots* springs, int threads) {
+void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
+                            JacobianTarget& jac, const SpringSlots* springs, int threads) {
   const auto add_spring = [&](int k, const std::array<int, 4>& slot) {
     const Spring& s = model.springs[size_t(k)];
     const SpringJacobian j = spring_jacobian(s, state.x[s.i], state.x[s.j], definite);

@@ -42,9 +42,6 @@ class BlockSparseMatrix {
   int slots() const { return static_cast<int>(p_->cols.size()); }
   /// Adds b to block (i, j), which must be in the pattern.
   void add(int i, int j, const Eigen::Matrix3d& b);
-  /// this = alpha * a + beta * b, entry by entry, for matrices of the same pattern.
-  void set_linear_combination(double alpha, const BlockSparseMatrix& a, double beta,
-                              const BlockSparseMatrix& b, int threads = 1);
   /// this += diag(scale d_i I).
   void add_diagonal(const std::vector<double>& d, double scale = 1.0);
 

@@ -86,6 +86,8 @@ class BlockIncompleteCholesky {
   /// Row k's diagonal and upper slots [diag_[k], row_start_[k + 1]) are u_[upper_start_[k] ..]:
   /// only U's half of the pattern is held in double during the factorisation.
   std::vector<int> upper_start_;
+  /// Where slot `slot` (diagonal or upper) of row k is in u_.
+  int upper(int k, int slot) const { return upper_start_[size_t(k)] + slot - diag_[size_t(k)]; }
   std::vector<Eigen::Matrix3d> u_;
   std::vector<Eigen::Matrix3f> factor_;  ///< F_kj in (k, j), its transpose L_jk in (j, k); the
                                          ///< updates read F_kj from here (single precision)

@@ -29,14 +29,15 @@ struct SpringSlots {
   SpringSlots(const ClothModel& model, const BlockSparseMatrix& pattern);
 };
 
-/// The material's Jacobian blocks into `jac` (∂f/∂x and ∂f/∂v, or the implicit step's A). With `definite`, each element's stiffness is made
-/// negative semidefinite (springs: compression clamp; Baraff-Witkin: project_psd of the element
-/// Hessian), so the implicit system matrix stays positive definite. `springs`, when given
+/// The material's Jacobian blocks into `jac` (∂f/∂x and ∂f/∂v, or the implicit step's A). With
+/// `definite`, each element's stiffness is made negative semidefinite (springs: compression
+/// clamp; Baraff-Witkin: project_psd of the element Hessian), so the implicit system matrix stays
+/// positive definite. `springs`, when given
 /// (SpringSlots of this model and the matrices' pattern), adds the springs' blocks without
 /// searching the rows, group by group on up to `threads` threads (the implicit integrator's hot
 /// path); otherwise they are added one by one in index order.
-void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite, JacobianTarget& jac,
-                            const SpringSlots* springs = nullptr, int threads = 1);
+void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
+                            JacobianTarget& jac, const SpringSlots* springs = nullptr, int threads = 1);
 
 /// Vertex pairs coupled by the material's elements (part of the sparsity pattern).
 void append_internal_pairs(const ClothModel& model, std::vector<std::pair<int, int>>& pairs);
