@@ -9,15 +9,17 @@
 // with Bullet's settings there (4 substeps, 10 passes each, no step control), "xpbd-4x10-2threads"
 // the same on two threads; "implicit-stiff" is "implicit" with 5x stiffer stretch and shear
 // springs (5000 and 500 N/m: max strain about 2% at 100^2, the target), whose peer is
-// Bullet with 100 passes ("bullet-100it"), "-2level" / "-2threads" as below. "implicit" uses
-// IC(0) alone (the default until session 18), "implicit-2threads" the same on two threads (the
-// same bits, parallel.hpp), "implicit-2level" one thread with the two-level preconditioner (the
-// default now, coarse_correction.hpp), "implicit-2level-2threads" both. Counters shared with the
-// peer (bench_common.hpp): single-frame median / min, mean edge strain, heap. Not a test: numbers
-// go to bench/baselines/*.csv via bench/run.sh, never into an assertion.
+// Bullet with 100 passes ("bullet-100it"), "-2level" / "-2threads" as below, "-tol1e-6" with
+// the CG tolerance of 1e-6 (the default until session 20; now 1e-3, docs/physics.md).
+// "implicit" uses IC(0) alone (the default until session 18), "implicit-2threads" the same on two
+// threads (the same bits, parallel.hpp), "implicit-2level" one thread with the two-level
+// preconditioner (the default now, coarse_correction.hpp), "implicit-2level-2threads" both.
+// Counters shared with the peer (bench_common.hpp): single-frame median / min, mean edge strain,
+// heap. Not a test: numbers go to bench/baselines/*.csv via bench/run.sh, never into an assertion.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -39,6 +41,7 @@ struct Variant {
   int threads = 1;
   bool two_level = false;    // the two-level preconditioner
   double stiffness = 1;      // factor on the default material's stretch and shear springs
+  double tolerance = 0;      // the CG's epsilon; 0: SolverSettings' default (1e-3)
 };
 
 const std::vector<std::pair<std::string, Variant>> kVariants = {
@@ -58,6 +61,8 @@ const std::vector<std::pair<std::string, Variant>> kVariants = {
     {"implicit-stiff-2threads", {"implicit", false, false, 2, false, 5}},
     {"implicit-stiff-2level", {"implicit", false, false, 1, true, 5}},
     {"implicit-stiff-2level-2threads", {"implicit", false, false, 2, true, 5}},
+    {"implicit-stiff-2level-tol1e-6", {"implicit", false, false, 1, true, 5, 1e-6}},
+    {"implicit-stiff-2level-2threads-tol1e-6", {"implicit", false, false, 2, true, 5, 1e-6}},
 };
 using bench::kWarmupFrames;
 
@@ -77,6 +82,8 @@ cloth::Simulation hanging_cloth(int n, const Variant& variant) {
   // Every variant runs on one thread (the "on one core") except the "-2threads" ones, the
   // same computation on two (the same bits, parallel.hpp).
   solver.threads = variant.threads;
+  if (variant.tolerance > 0) solver.tolerance = variant.tolerance;
+  if (const char* t = std::getenv("TOLX")) solver.tolerance = std::atof(t);
   solver.preconditioner = variant.two_level ? cloth::Preconditioner::two_level : cloth::Preconditioner::incomplete_cholesky;
   if (variant.bullet_like) {
     // Bullet's settings in the peer (bullet_peer.cpp): 4 substeps of 1/240 s, 10 Gauss-Seidel

@@ -1,15 +1,8 @@
 #include "cloth/aerodynamics.hpp"
 
-namespace cloth {
+#include "cloth/element_geometry.hpp"
 
-namespace {
-// [c]x: the matrix of y -> c x y.
-Eigen::Matrix3d cross_matrix(const Vec3& c) {
-  Eigen::Matrix3d m;
-  m << 0, -c.z(), c.y(), c.z(), 0, -c.x(), -c.y(), c.x(), 0;
-  return m;
-}
-}  // namespace
+namespace cloth {
 
 AeroTriangle aero_triangle(const std::array<Vec3, 3>& x, const std::array<Vec3, 3>& v, double q,
                            const Vec3& air, const Eigen::Matrix3d& air_jacobian) {

@@ -19,6 +19,7 @@ namespace {
 // Ã's block (i, j) of the constrained problem (see the header).
 Eigen::Matrix3d reduced_block(const Eigen::Matrix3d& a, const Eigen::Matrix3d& Si,
                               const Eigen::Matrix3d& Sj, bool diagonal) {
+  if (is_unconstrained(Si) && is_unconstrained(Sj)) return a;  // between free vertices, most of them
   Eigen::Matrix3d r = Si * a * Sj;
   if (diagonal) r += Eigen::Matrix3d::Identity() - Si;
   return r;

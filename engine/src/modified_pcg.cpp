@@ -56,7 +56,7 @@ void inverse_blocks(const BlockSparseMatrix& A, const VertexConstraints& c, bool
       inv_block[i] = Aii.diagonal().cwiseInverse().asDiagonal();
     } else {
       const Eigen::Matrix3d& S = c.S[i];
-      if (S.isIdentity(0)) {
+      if (is_unconstrained(S)) {
         inv_block[i] = Aii.inverse();
       } else if (S.isZero(0)) {
         inv_block[i].setZero();

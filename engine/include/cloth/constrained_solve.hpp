@@ -24,6 +24,14 @@ struct VertexConstraints {
   void constrain_direction(int i, const Vec3& p, double dv_along);
 };
 
+/// Whether a filter S_i leaves every direction free: exactly the identity, as reset() sets it
+/// (written out: Eigen's isIdentity is a fuzzy loop, and this is asked per block).
+inline bool is_unconstrained(const Eigen::Matrix3d& S) {
+  const double* s = S.data();
+  return s[0] == 1 && s[4] == 1 && s[8] == 1 && s[1] == 0 && s[2] == 0 && s[3] == 0 && s[5] == 0 &&
+         s[6] == 0 && s[7] == 0;
+}
+
 /// Preconditioner of the modified PCG. `diagonal` is B&W's P = diag(A) (section 5.3);
 /// `block_jacobi` inverts each vertex's 3x3 diagonal block restricted to its free directions,
 /// P_i^-1 = S_i (S_i A_ii S_i + I - S_i)^-1 S_i: the block-Jacobi preconditioner of the reduced
