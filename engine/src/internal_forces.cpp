@@ -90,7 +90,7 @@ SpringSlots::SpringSlots(const ClothModel& model, const BlockSparseMatrix& patte
   };
   slots.reserve(model.springs.size());
   for (const Spring& s : model.springs) slots.push_back({slot(s.i, s.i), slot(s.i, s.j), slot(s.j, s.i), slot(s.j, s.j)});
-  groups = SpringGroups(model.springs, model.vertex_count());
+  tiles = SpringTiles(model.springs, model.vertex_count(), kTileVertices);
 }
 
 void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
@@ -102,14 +102,10 @@ void add_internal_jacobians(const ClothModel& model, const ClothState& state, bo
   };
   if (springs) {
     assert(springs->slots.size() == model.springs.size() && "spring slots of another model");
-    const SpringGroups& groups = springs->groups;
-    for (int g = 0; g < groups.group_count(); ++g) {
-      const int begin = groups.group_start[size_t(g)];
-      parallel_for(groups.group_start[size_t(g) + 1] - begin, threads, [&](int m) {
-        const int k = groups.order[size_t(begin + m)];
-        add_spring(k, springs->slots[size_t(k)]);
-      });
-    }
+    springs->tiles.for_each(threads, [&](int m) {
+      const int k = springs->tiles.order[size_t(m)];
+      add_spring(k, springs->slots[size_t(k)]);
+    });
   } else {
     const BlockSparseMatrix& p = jac.pattern();
     for (size_t k = 0; k < model.springs.size(); ++k) {

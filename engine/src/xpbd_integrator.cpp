@@ -131,18 +131,8 @@ void XpbdIntegrator::project_springs(std::vector<Vec3>& x, int threads) {
     x[size_t(r.i)] += (inv_mass_[size_t(r.i)] * dlambda) * n;
     x[size_t(r.j)] -= (inv_mass_[size_t(r.j)] * dlambda) * n;
   };
-  // Even tiles, then odd tiles (SpringTiles): the tiles of one phase share no vertex, so they run
-  // on any number of threads with the same result (parallel.hpp); a tile's springs run in order.
-  const std::vector<int>& start = spring_tiles_.tile_start;
-  for (int phase = 0; phase < 2; ++phase) {
-    const int first = phase == 0 ? 0 : spring_tiles_.odd_tiles_start;
-    const int last = phase == 0 ? spring_tiles_.odd_tiles_start : spring_tiles_.tile_count();
-    const bool worth_it = start[size_t(last)] - start[size_t(first)] >= kMinParallelLength;
-    parallel_tasks(last - first, threads, worth_it, [&](int t) {
-      const size_t tile = size_t(first + t);
-      for (int m = start[tile]; m < start[tile + 1]; ++m) update(size_t(m));
-    });
-  }
+  // SpringTiles: the same result on any number of threads.
+  spring_tiles_.for_each(threads, [&](int m) { update(size_t(m)); });
 }
 
 void XpbdIntegrator::project_constraints(ClothState& state, const ClothModel& model,

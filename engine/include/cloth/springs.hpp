@@ -5,6 +5,7 @@
 
 #include "cloth/material.hpp"
 #include "cloth/mesh.hpp"
+#include "cloth/parallel.hpp"
 
 namespace cloth {
 
@@ -84,6 +85,22 @@ struct SpringTiles {
   SpringTiles() = default;
   SpringTiles(const std::vector<Spring>& springs, int vertex_count, int min_tile_vertices);
   int tile_count() const { return static_cast<int>(tile_start.size()) - 1; }
+
+  /// visit(m) for every position m of `order`: the even tiles, then the odd ones, the tiles of a
+  /// phase on up to `threads` threads (they share no vertex), a tile's springs in order, so
+  /// every thread count does the same arithmetic (parallel.hpp).
+  template <typename Visit>
+  void for_each(int threads, Visit&& visit) const {
+    for (int phase = 0; phase < 2; ++phase) {
+      const int first = phase == 0 ? 0 : odd_tiles_start;
+      const int last = phase == 0 ? odd_tiles_start : tile_count();
+      const bool worth_it = tile_start[size_t(last)] - tile_start[size_t(first)] >= kMinParallelLength;
+      parallel_tasks(last - first, threads, worth_it, [&](int t) {
+        const size_t tile = size_t(first + t);
+        for (int m = tile_start[tile]; m < tile_start[tile + 1]; ++m) visit(m);
+      });
+    }
+  }
 };
 
 }  // namespace cloth
