@@ -13,7 +13,10 @@ import sys
 from collections import defaultdict
 
 # clothsim variant -> the Bullet variant on the same scene (bench/step_bench.cpp, bullet_peer.cpp)
-PEERS = {"implicit": "bullet", "implicit-free": "bullet-free", "xpbd-4x10": "bullet", "xpbd": "bullet"}
+# (pairs: one clothsim variant may have two peers, e.g. Bullet's 10 passes and its 100).
+PEERS = [("implicit", "bullet"), ("implicit-free", "bullet-free"), ("xpbd-4x10", "bullet"), ("xpbd", "bullet"),
+         ("implicit-2level", "bullet"), ("implicit-stiff-2level", "bullet"),
+         ("implicit-stiff-2level", "bullet-100it")]
 
 
 def load(path):
@@ -65,7 +68,7 @@ def main(path):
             print(f"  {variant:18s} p = {exponent(pts):.2f} over"
                   f" {int(min(v for v, _ in pts))}..{int(max(v for v, _ in pts))} vertices")
 
-    pairs = [(c, b) for c, b in PEERS.items() if c in by_variant and b in by_variant]
+    pairs = [(c, b) for c, b in PEERS if c in by_variant and b in by_variant]
     if pairs:
         print("\nclothsim / Bullet, same scene and size (< 1: clothsim faster): ms of the single"
               " frames' median, ratios of their min and of CPU time per frame; max edge strain at the end:")
