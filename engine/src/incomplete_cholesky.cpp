@@ -206,10 +206,13 @@ void BlockIncompleteCholesky::forward_rows(int begin, int end) const {
 }
 
 void BlockIncompleteCholesky::backward_rows(int begin, int end) const {
-  // D w = y and L^T x = w, row by row from the last (L^T_kj = F_kj).
+  // D w = y and L^T x = w, row by row from the last (L^T_kj = F_kj). The columns are summed from
+  // the farthest: the nearest ones were solved just before this row, and taken last their
+  // latency overlaps the other products instead of holding up the whole sum (as in the forward
+  // sweep, whose nearest columns come last in ascending order).
   for (int k = end - 1; k >= begin; --k) {
     Vec3 x = d_inv_[size_t(k)].cast<double>() * work_[size_t(k)];
-    for (int s = diag_[size_t(k)] + 1; s < row_start_[size_t(k) + 1]; ++s) {
+    for (int s = row_start_[size_t(k) + 1] - 1; s > diag_[size_t(k)]; --s) {
       x.noalias() -= factor_[size_t(s)].cast<double>() * work_[size_t(cols_[size_t(s)])];
     }
     work_[size_t(k)] = x;
