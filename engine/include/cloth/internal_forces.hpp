@@ -23,10 +23,10 @@ double internal_energy(const ClothModel& model, const ClothState& state);
 /// terms in the same order (parallel.hpp: the same bits for every thread count).
 struct SpringSlots {
   std::vector<std::array<int, 4>> slots;  ///< per model.springs: (i,i), (i,j), (j,i), (j,j)
-  /// The springs in tiles of nearby vertices (SpringTiles): a tile's blocks of A stay in cache
-  /// while its springs add to them, and the tiles of one phase share no vertex, for threads.
-  /// (Vertex-disjoint groups over the whole cloth, before session 20, swept all of A once per
-  /// group: 12% of a frame at 100^2.)
+  /// The springs in tiles of nearby vertices (SpringTiles, XPBD's order too): a tile's blocks
+  /// of A are near each other while its springs add to them, and the tiles of one phase share no
+  /// vertex, for threads. (Replaced whole-cloth vertex-disjoint groups in session 20; no speed
+  /// difference was measurable through the machine's noise, bench/README.md.)
   SpringTiles tiles;
   static constexpr int kTileVertices = 512;
 

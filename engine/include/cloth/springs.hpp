@@ -71,9 +71,10 @@ struct SpringGroups {
 };
 
 /// The springs in an order for Gauss-Seidel sweeps (XPBD) and for adding their Jacobians to A
-/// (the implicit step) that is cache-friendly and runs on several threads with the same result. Tiles: the springs by their lower vertex index in ranges
-/// of T = max(min_tile_vertices, the largest |i - j|) vertices; tile t's springs touch vertices
-/// in [t T, (t + 1) T + |i - j|) within [t T, (t + 2) T), so tiles two apart share no vertex. Even tiles come first, then odd
+/// (the implicit step) that is cache-friendly and runs on several threads with the same result.
+/// Tiles: the springs by their lower vertex index in ranges of T = max(min_tile_vertices, the
+/// largest |i - j|) vertices; tile t's springs touch vertices in [t T, (t + 1) T + |i - j|)
+/// within [t T, (t + 2) T), so tiles two apart share no vertex. Even tiles come first, then odd
 /// ones: the tiles of one phase may run on any threads. Within a tile the springs are in
 /// vertex-disjoint groups (SpringGroups over the tile only, whose vertices stay in cache), so
 /// consecutive updates do not wait on each other.
