@@ -81,9 +81,8 @@ void CoarseCorrection::analyze(const BlockSparseMatrix& A) {
     }
   }
   // The coarse unknowns in a fill-reducing order (AMD on the aggregates' graph), numbered so by
-  // this class itself: the factor then needs no permutation of its own, so a solve (every CG
-  // iteration) allocates nothing and a factorisation copies no matrix (Eigen would permute into
-  // temporaries; its factorize still allocates one index array of the coarse size).
+  // this class itself: the block factor then needs no permutation of its own, and neither a
+  // factorisation nor a solve (every CG iteration) allocates.
   std::vector<Eigen::Triplet<double>> graph;
   for (int a = 0; a < count; ++a) {
     for (int s = coarse.row_begin(a); s < coarse.row_end(a); ++s) graph.emplace_back(a, coarse.col(s), 1.0);
@@ -94,32 +93,16 @@ void CoarseCorrection::analyze(const BlockSparseMatrix& A) {
   Eigen::AMDOrdering<int>()(pattern, inverse_order);
   const Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> order = inverse_order.inverse();
   position_.assign(order.indices().data(), order.indices().data() + count);
-  // A_c's upper triangle in that order, and where each stored value comes from.
-  std::vector<int> aggregate_at(static_cast<size_t>(count));
-  for (int a = 0; a < count; ++a) aggregate_at[size_t(position_[size_t(a)])] = a;
-  std::vector<Eigen::Triplet<double>> entries;
-  constexpr int m = kModes;
+  aggregate_at_.resize(size_t(count));
+  for (int a = 0; a < count; ++a) aggregate_at_[size_t(position_[size_t(a)])] = a;
+  std::vector<std::vector<int>> upper(static_cast<size_t>(count));
   for (int a = 0; a < count; ++a) {
     for (int s = coarse.row_begin(a); s < coarse.row_end(a); ++s) {
-      for (int r = 0; r < m; ++r) {
-        for (int k = 0; k < m; ++k) {
-          const int i = m * position_[size_t(a)] + r, j = m * position_[size_t(coarse.col(s))] + k;
-          if (i <= j) entries.emplace_back(i, j, 0.0);
-        }
-      }
+      const int p = position_[size_t(a)], q = position_[size_t(coarse.col(s))];
+      if (q < p) upper[size_t(p)].push_back(q);
     }
   }
-  scalar_.resize(m * count, m * count);
-  scalar_.setFromTriplets(entries.begin(), entries.end());
-  scalar_source_.clear();
-  for (int col = 0; col < scalar_.outerSize(); ++col) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(scalar_, col); it; ++it) {
-      const int i = static_cast<int>(it.row()), j = static_cast<int>(it.col());
-      const int slot = coarse.slot(aggregate_at[size_t(i / m)], aggregate_at[size_t(j / m)]);
-      scalar_source_.push_back(m * m * slot + m * (i % m) + j % m);
-    }
-  }
-  llt_.analyzePattern(scalar_);
+  cholesky_.analyze(upper);
 }
 
 CoarseCorrection::Modes CoarseCorrection::modes(int i) const {
@@ -199,14 +182,9 @@ bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraint
       }
     }
   });
-  double* values = scalar_.valuePtr();
-  constexpr int kEntries = kModes * kModes;
-  for (size_t k = 0; k < scalar_source_.size(); ++k) {
-    const int src = scalar_source_[k];
-    values[k] = coarse_[size_t(src / kEntries)]((src % kEntries) / kModes, src % kModes);
-  }
-  llt_.factorize(scalar_);
-  return llt_.info() == Eigen::Success;
+  return cholesky_.factor([&](int i, int k) -> const Block& {
+    return coarse_[size_t(coarse.slot(aggregate_at_[size_t(i)], aggregate_at_[size_t(k)]))];
+  });
 }
 
 void CoarseCorrection::add_correction(const std::vector<Vec3>& in, const VertexConstraints& c,
@@ -223,9 +201,9 @@ void CoarseCorrection::add_correction(const std::vector<Vec3>& in, const VertexC
     }
     rc_.segment<kModes>(kModes * position_[size_t(a)]) = sum;
   });
-  ec_ = llt_.solve(rc_);
+  cholesky_.solve(rc_);
   parallel_for(static_cast<int>(in.size()), threads, [&](int i) {
-    const auto e = ec_.segment<kModes>(kModes * position_[size_t(aggregate_of_[size_t(i)])]);
+    const auto e = rc_.segment<kModes>(kModes * position_[size_t(aggregate_of_[size_t(i)])]);
     const Vec3 motion = e.head<3>() + Vec3(e.tail<3>()).cross(arm_[size_t(i)]);
     out[size_t(i)] += c.S[size_t(i)] * motion;
   });

@@ -23,8 +23,7 @@
 #include <memory>
 #include <vector>
 
-#include <Eigen/SparseCholesky>
-
+#include "cloth/block_cholesky.hpp"
 #include "cloth/block_sparse.hpp"
 #include "cloth/constrained_solve.hpp"
 
@@ -71,11 +70,9 @@ class CoarseCorrection {
   std::vector<int> coarse_slot_;    ///< the block of A_c each slot of A adds to
   std::vector<Vec3> arm_;           ///< r_i: offset from the aggregate's centroid / its rms radius
   std::vector<int> position_;       ///< aggregate -> its place in the factor's (AMD) order
-  /// A_c's upper triangle as scalars in that order, pattern fixed; values refreshed each factor().
-  Eigen::SparseMatrix<double> scalar_;
-  std::vector<int> scalar_source_;  ///< per value of scalar_: kModes^2 * coarse slot + entry
-  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Upper, Eigen::NaturalOrdering<int>> llt_;
-  mutable Eigen::VectorXd rc_, ec_;
+  std::vector<int> aggregate_at_;   ///< the inverse: place -> aggregate
+  SparseBlockCholesky<kModes> cholesky_;  ///< A_c = L L^T in that order
+  mutable Eigen::VectorXd rc_;
 };
 
 }  // namespace cloth

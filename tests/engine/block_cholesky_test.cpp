@@ -1,0 +1,123 @@
+// The coarse level's block sparse Cholesky (block_cholesky.hpp) against Eigen's dense LLT on
+// matrices whose factor fills in, and its refusal of matrices that are not positive definite.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Cholesky>
+
+#include "cloth/block_cholesky.hpp"
+
+namespace cloth {
+namespace {
+
+constexpr int N = 6;
+using Cholesky = SparseBlockCholesky<N>;
+using Block = Cholesky::Block;
+
+// An SPD matrix of N x N blocks on a w x h grid with its 8 neighbours coupled (the coarse
+// problem's shape), the grid points numbered in a scrambled order so that the elimination
+// fills in: random off-diagonal blocks, and diagonal blocks that dominate them.
+struct GridMatrix {
+  int n = 0;
+  std::map<std::pair<int, int>, Block> blocks;  // (i, k), i <= k
+  std::vector<std::vector<int>> upper;
+
+  GridMatrix(int w, int h, unsigned seed) : n(w * h), upper(size_t(w * h)) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    std::vector<int> label(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) label[size_t(i)] = i;
+    std::shuffle(label.begin(), label.end(), rng);
+    std::vector<double> row_weight(size_t(n), 0.0);
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        for (int dy = 0; dy <= 1; ++dy) {
+          for (int dx = -1; dx <= 1; ++dx) {
+            if (dy == 0 && dx <= 0) continue;
+            const int x2 = x + dx, y2 = y + dy;
+            if (x2 < 0 || x2 >= w || y2 >= h) continue;
+            int i = label[size_t(y * w + x)], k = label[size_t(y2 * w + x2)];
+            if (i > k) std::swap(i, k);
+            Block b = Block::NullaryExpr([&] { return uniform(rng); });
+            blocks[{i, k}] = b;
+            upper[size_t(k)].push_back(i);
+            // Gershgorin: the diagonal blocks outweigh the row sums of |entries|.
+            const double weight = b.cwiseAbs().rowwise().sum().maxCoeff() + b.cwiseAbs().colwise().sum().maxCoeff();
+            row_weight[size_t(i)] += weight;
+            row_weight[size_t(k)] += weight;
+          }
+        }
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      Block r = Block::NullaryExpr([&] { return uniform(rng); });
+      blocks[{i, i}] = 0.5 * (r + r.transpose()) + (row_weight[size_t(i)] + double(N)) * Block::Identity();
+    }
+  }
+
+  Eigen::MatrixXd dense() const {
+    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(N * n, N * n);
+    for (const auto& [ik, b] : blocks) {
+      a.block<N, N>(N * ik.first, N * ik.second) = b;
+      a.block<N, N>(N * ik.second, N * ik.first) = b.transpose();
+    }
+    return a;
+  }
+  bool factor(Cholesky& cholesky) const {
+    return cholesky.factor([&](int i, int k) -> const Block& { return blocks.at({i, k}); });
+  }
+};
+
+double solve_error(const Cholesky& cholesky, const Eigen::MatrixXd& a, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  const Eigen::VectorXd b = Eigen::VectorXd::NullaryExpr(a.rows(), [&] { return uniform(rng); });
+  const Eigen::VectorXd expected = a.llt().solve(b);
+  Eigen::VectorXd x = b;
+  cholesky.solve(x);
+  return (x - expected).norm() / expected.norm();
+}
+
+TEST(SparseBlockCholesky, SolvesLikeADenseFactorWhereTheEliminationFillsIn) {
+  const GridMatrix m(9, 7, 1);
+  Cholesky cholesky;
+  cholesky.analyze(m.upper);
+  ASSERT_TRUE(m.factor(cholesky));
+  const int pattern_blocks = static_cast<int>(m.blocks.size()) - m.n;
+  EXPECT_GT(cholesky.factor_blocks(), pattern_blocks) << "a scrambled grid order fills in";
+  EXPECT_LT(solve_error(cholesky, m.dense(), 2), 1e-12);
+}
+
+TEST(SparseBlockCholesky, RefactorsNewValuesOnTheSamePattern) {
+  const GridMatrix first(6, 6, 3), second(6, 6, 3);  // same scrambled order and pattern ...
+  GridMatrix changed = second;
+  for (auto& [ik, b] : changed.blocks) b *= ik.first == ik.second ? 2.0 : -0.5;  // ... new values
+  Cholesky cholesky;
+  cholesky.analyze(first.upper);
+  ASSERT_TRUE(first.factor(cholesky));
+  ASSERT_TRUE(changed.factor(cholesky));
+  EXPECT_LT(solve_error(cholesky, changed.dense(), 4), 1e-12);
+}
+
+TEST(SparseBlockCholesky, RefusesAMatrixThatIsNotPositiveDefiniteOrNotFinite) {
+  GridMatrix m(5, 4, 5);
+  Cholesky cholesky;
+  cholesky.analyze(m.upper);
+  ASSERT_TRUE(m.factor(cholesky));
+  // A negative direction in the last pivot's diagonal block: only the last row's Schur
+  // complement shows it.
+  m.blocks.at({m.n - 1, m.n - 1})(2, 2) = -1e3;
+  EXPECT_FALSE(m.factor(cholesky));
+  GridMatrix nan(5, 4, 5);
+  nan.blocks.begin()->second(0, 1) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(nan.factor(cholesky));
+}
+
+}  // namespace
+}  // namespace cloth
