@@ -22,6 +22,8 @@ constexpr double kMass = 0.1;             // kg
 constexpr double kSphereRadius = 0.3;     // m
 constexpr double kSphereX = 0.0, kSphereY = 0.4, kSphereZ = 0.1;  // m
 constexpr int kWarmupFrames = 60;  // 1 s: the cloth swings down onto the sphere and settles
+// Vertices per side of the table's grids (the sizes; n x n vertices).
+constexpr int kGridSizes[] = {16, 32, 51, 64, 100, 128, 256};
 
 // Bytes the process has allocated and not freed (glibc: arena chunks in use + mmapped blocks).
 // Under a sanitizer, whose allocator glibc does not see, this reads ~0.

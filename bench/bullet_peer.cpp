@@ -154,7 +154,7 @@ const bool kRegistered = [] {
       {"BM_Frame/bullet-100it", true, 100}};
   for (const auto& [name, with_sphere, iterations] : variants) {
     auto* b = benchmark::RegisterBenchmark(name, BM_BulletFrame, with_sphere, iterations);
-    for (int n : {16, 32, 51, 64, 100, 128}) b->Arg(n);
+    for (int n : kGridSizes) b->Arg(n);
     b->Unit(benchmark::kMillisecond)->Iterations(30);
   }
   return true;

@@ -19,7 +19,6 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -83,7 +82,6 @@ cloth::Simulation hanging_cloth(int n, const Variant& variant) {
   // same computation on two (the same bits, parallel.hpp).
   solver.threads = variant.threads;
   if (variant.tolerance > 0) solver.tolerance = variant.tolerance;
-  if (const char* t = std::getenv("TOLX")) solver.tolerance = std::atof(t);
   solver.preconditioner = variant.two_level ? cloth::Preconditioner::two_level : cloth::Preconditioner::incomplete_cholesky;
   if (variant.bullet_like) {
     // Bullet's settings in the peer (bullet_peer.cpp): 4 substeps of 1/240 s, 10 Gauss-Seidel
@@ -181,7 +179,7 @@ const bool kRegistered = [] {
   for (const auto& [name, variant] : kVariants) {
     auto* b = benchmark::RegisterBenchmark(("BM_Frame/" + name).c_str(), BM_Frame, name, variant);
     const bool cheap = variant.integrator == "implicit" || variant.integrator == "xpbd";
-    for (int n : {16, 32, 51, 64, 100, 128}) {
+    for (int n : bench::kGridSizes) {
       if (cheap || n <= 64) b->Arg(n);
     }
     // A fixed number of frames: no iteration-count probing, so each configuration costs
