@@ -3,7 +3,8 @@
 // the two-level preconditioner's coarse problem (coarse_correction.hpp: one 6 x 6 block per
 // aggregate, its rigid motions). Eigen's SimplicialLLT works one scalar at a time through index
 // arrays; here every operation is a fixed-size N x N product, which is what made the coarse
-// level's factorisation and its two solves per CG iteration cheaper (bench/README.md).
+// level's factorisation and its solve (forward and backward, every CG iteration) cheaper
+// (bench/README.md).
 //
 // Up-looking (row by row) Cholesky, as in Davis, "Direct Methods for Sparse Linear Systems"
 // (2006), section 4.7 (cs_chol), on blocks: row k of L solves the triangular system
@@ -23,10 +24,11 @@ class SparseBlockCholesky {
   using Segment = Eigen::Matrix<double, N, 1>;
 
   /// Symbolic phase. upper[k] lists the block rows i < k with A(i, k) in the pattern (in any
-  /// order); the diagonal blocks are always in it.
+  /// order), not k itself: every diagonal block A(k, k) is taken to be in the pattern.
   void analyze(const std::vector<std::vector<int>>& upper);
   /// Numeric phase: block(i, k) returns A(i, k) for i <= k in the pattern given to analyze (only
-  /// those are asked for). False when A is not positive definite or not finite.
+  /// those are asked for). False when A is not positive definite or not finite; the factor is then
+  /// unusable until a factor() succeeds.
   template <typename BlockOf>
   bool factor(BlockOf block);
   /// x = A^-1 x, x holding block row k at [N k, N k + N).
