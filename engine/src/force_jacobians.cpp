@@ -84,20 +84,9 @@ void add_baraff_witkin(const ClothModel& model, const ClothState& state, bool de
 
 }  // namespace
 
-void coupled_pairs(const ClothModel& model, std::vector<std::pair<int, int>>& pairs) {
-  pairs.clear();
-  append_internal_pairs(model, pairs);
-  // Triangle edges couple through drag/wind and Baraff-Witkin stretch/shear.
-  for (const auto& t : model.mesh.triangles) {
-    pairs.emplace_back(t[0], t[1]);
-    pairs.emplace_back(t[1], t[2]);
-    pairs.emplace_back(t[2], t[0]);
-  }
-}
-
 std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model) {
   std::vector<std::pair<int, int>> pairs;
-  coupled_pairs(model, pairs);
+  for_each_coupled_pair(model, [&](int i, int j) { pairs.emplace_back(i, j); });
   return pairs;
 }
 

@@ -174,10 +174,15 @@ void ImplicitEulerIntegrator::newton_correction(ClothState& state, const ClothMo
 }
 
 void ImplicitEulerIntegrator::update_pattern(const ClothModel& model) {
-  coupled_pairs(model, pairs_scratch_);
   const int n = model.vertex_count();
-  if (pairs_scratch_ == pattern_pairs_ && A_.blocks() == n) return;
-  std::swap(pattern_pairs_, pairs_scratch_);
+  bool same = A_.blocks() == n;
+  size_t k = 0;
+  for_each_coupled_pair(model, [&](int i, int j) {
+    same = same && k < pattern_pairs_.size() && pattern_pairs_[k] == std::pair(i, j);
+    ++k;
+  });
+  if (same && k == pattern_pairs_.size()) return;
+  pattern_pairs_ = coupled_pairs(model);
   A_ = BlockSparseMatrix(n, pattern_pairs_);
   element_slots_ = ElementSlots(model, A_);
 }

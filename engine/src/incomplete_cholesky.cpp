@@ -1,6 +1,6 @@
 // Block IC(0) of the reduced matrix S A S + (I - S), the preconditioner of B&W's modified PCG
-// (section 5.3). Right-looking, in the L D L^T form Ã ≈ U^T D^-1 U with U block upper triangular
-// (in elimination order) and U_kk = D_k; only U's blocks in A's pattern are kept. The elimination
+// (section 5.3). Up-looking (row by row), in the L D L^T form Ã ≈ U^T D^-1 U with U block upper
+// triangular (in elimination order) and U_kk = D_k; only U's blocks in A's pattern are kept. The elimination
 // order and why it allows two threads: incomplete_cholesky.hpp.
 #include "cloth/incomplete_cholesky.hpp"
 
@@ -87,97 +87,77 @@ void BlockIncompleteCholesky::analyze(const BlockSparseMatrix& A) {
     const auto it = std::lower_bound(begin, end, j);
     return (it != end && *it == j) ? static_cast<int>(it - cols_.begin()) : -1;
   };
-  upper_start_.assign(1, 0);
-  for (int k = 0; k < n; ++k) upper_start_.push_back(upper_start_.back() + row_start_[size_t(k) + 1] - diag_[size_t(k)]);
   mirror_.resize(cols_.size());
+  size_t longest_upper = 0;
   for (int i = 0; i < n; ++i) {
     for (int s = row_start_[size_t(i)]; s < row_start_[size_t(i) + 1]; ++s) mirror_[size_t(s)] = find(cols_[size_t(s)], i);
+    longest_upper = std::max(longest_upper, size_t(row_start_[size_t(i) + 1] - diag_[size_t(i)]));
   }
+  for (auto& row_buffer : row_) row_buffer.resize(longest_upper);
+}
 
-  // For pivot k and each pair i <= j of its later neighbours, the update of (i, j) is kept only
-  // when (i, j) is in the pattern (IC(0): fill-in is dropped). slot_of[j] = slot of (i, j).
-  std::vector<int> slot_of(size_t(n), -1);
-  std::vector<Update> deferred;
-  updates_.clear();
-  update_start_.assign(1, 0);
-  deferred_start_.resize(size_t(n));
-  const int separator = range_[kDomains];
-  for (int k = 0; k < n; ++k) {
-    deferred.clear();
-    for (int ki = diag_[size_t(k)] + 1; ki < row_start_[size_t(k) + 1]; ++ki) {
-      const int i = cols_[size_t(ki)];
-      for (int s = diag_[size_t(i)]; s < row_start_[size_t(i) + 1]; ++s) slot_of[size_t(cols_[size_t(s)])] = s;
-      for (int kj = ki; kj < row_start_[size_t(k) + 1]; ++kj) {
-        const int ij = slot_of[size_t(cols_[size_t(kj)])];
-        if (ij < 0) continue;
-        const Update up{upper(k, ki), kj, upper(i, ij)};
-        if (k < separator && i >= separator) {
-          deferred.push_back(up);
-        } else {
-          updates_.push_back(up);
-        }
+bool BlockIncompleteCholesky::eliminate(int k, std::vector<Eigen::Matrix3d>& row) {
+  // Row k of U (in elimination order), up-looking: U_kj = Ã_kj - Σ_i L_ki U_ij over the earlier
+  // rows i coupled to k (L_ki = U_ik^T D_i^-1, kept in row k's lower slot (k, i)), for the j >= k
+  // in row k's pattern (IC(0): what falls outside it is dropped). Row i's upper columns and row
+  // k's are both sorted, and one merge finds the j they share.
+  const int dk = diag_[size_t(k)], end_k = row_start_[size_t(k) + 1];
+  for (int s = row_start_[size_t(k)]; s < dk; ++s) {
+    const int i = cols_[size_t(s)];
+    const Eigen::Matrix3d l_ki = factor_[size_t(s)].cast<double>();
+    int kj = dk;
+    for (int ij = diag_[size_t(i)] + 1, end_i = row_start_[size_t(i) + 1]; ij < end_i && kj < end_k;) {
+      if (cols_[size_t(ij)] < cols_[size_t(kj)]) {
+        ++ij;
+      } else if (cols_[size_t(kj)] < cols_[size_t(ij)]) {
+        ++kj;
+      } else {
+        row[size_t(kj - dk)].noalias() -= l_ki * factor_[size_t(ij)].cast<double>();
+        ++ij, ++kj;
       }
-      for (int s = diag_[size_t(i)]; s < row_start_[size_t(i) + 1]; ++s) slot_of[size_t(cols_[size_t(s)])] = -1;
     }
-    deferred_start_[size_t(k)] = static_cast<int>(updates_.size());
-    updates_.insert(updates_.end(), deferred.begin(), deferred.end());
-    update_start_.push_back(static_cast<int>(updates_.size()));
   }
-}
-
-void BlockIncompleteCholesky::apply_updates(int first, int last) {
-  for (int m = first; m < last; ++m) {
-    const Update& up = updates_[size_t(m)];
-    u_[size_t(up.ij)].noalias() -= u_[size_t(up.ki)].transpose() * factor_[size_t(up.kj)].cast<double>();
-  }
-}
-
-bool BlockIncompleteCholesky::eliminate(int k, int first_update, int last_update) {
-  // All updates from earlier pivots are in: U_kk is the pivot D_k. It must be SPD (LLT succeeds
-  // and everything is finite: Eigen's LLT does not flag NaN).
-  const Eigen::Matrix3d& ukk = u_[size_t(upper(k, diag_[size_t(k)]))];
-  const Eigen::Matrix3d d = 0.5 * (ukk + ukk.transpose());
+  // U_kk is the pivot D_k. It must be SPD (LLT succeeds and everything is finite: Eigen's LLT does
+  // not flag NaN).
+  const Eigen::Matrix3d d = 0.5 * (row[0] + row[0].transpose());
   const Eigen::LLT<Eigen::Matrix3d> llt(d);
   if (!d.allFinite() || llt.info() != Eigen::Success) return false;
   const Eigen::Matrix3d d_inv = llt.solve(Eigen::Matrix3d::Identity());
   d_inv_[size_t(k)] = d_inv.cast<float>();
-  for (int s = diag_[size_t(k)] + 1; s < row_start_[size_t(k) + 1]; ++s) {
-    const Eigen::Matrix3d f = d_inv * u_[size_t(upper(k, s))];  // F_kj
-    factor_[size_t(s)] = f.cast<float>();
-    factor_[size_t(mirror_[size_t(s)])] = f.transpose().cast<float>();
+  for (int s = dk + 1; s < end_k; ++s) {
+    factor_[size_t(s)] = row[size_t(s - dk)].cast<float>();                                   // U_kj
+    factor_[size_t(mirror_[size_t(s)])] = (d_inv * row[size_t(s - dk)]).transpose().cast<float>();  // L_jk
   }
-  apply_updates(first_update, last_update);
   return true;
 }
 
 bool BlockIncompleteCholesky::factor_shifted(const BlockSparseMatrix& A, const VertexConstraints& c,
                                              double alpha, int threads) {
   const int n = A.blocks();
-  u_.resize(size_t(upper_start_.back()));
   factor_.resize(cols_.size());
   d_inv_.resize(size_t(n));
-  parallel_for(n, threads, [&](int k) {
+  // Row k of Ã (diagonal and upper blocks) into `row`, then its elimination.
+  const auto factor_row = [&](int k, std::vector<Eigen::Matrix3d>& row) {
     const int v = order_[size_t(k)];
     const int dk = diag_[size_t(k)];
-    u_[size_t(upper(k, dk))] = (1.0 + alpha) * reduced_block(A.value(a_slot_[size_t(dk)]), c.S[v], c.S[v], true);
+    row[0] = (1.0 + alpha) * reduced_block(A.value(a_slot_[size_t(dk)]), c.S[v], c.S[v], true);
     for (int s = dk + 1; s < row_start_[size_t(k) + 1]; ++s) {
-      u_[size_t(upper(k, s))] = reduced_block(A.value(a_slot_[size_t(s)]), c.S[v], c.S[order_[size_t(cols_[size_t(s)])]], false);
+      row[size_t(s - dk)] = reduced_block(A.value(a_slot_[size_t(s)]), c.S[v], c.S[order_[size_t(cols_[size_t(s)])]], false);
     }
-  });
-  // The domains, each on its own thread; then the updates they owe the separator, in a fixed
-  // order; then the separator.
+    return eliminate(k, row);
+  };
+  // Each domain's rows read only earlier rows of the same domain: one thread each. The separator
+  // reads both, after them.
   std::array<bool, kDomains> ok{};
   parallel_tasks(kDomains, threads, n >= kMinParallelLength, [&](int d) {
     ok[size_t(d)] = true;
     for (int k = range_[size_t(d)]; k < range_[size_t(d) + 1] && ok[size_t(d)]; ++k) {
-      ok[size_t(d)] = eliminate(k, update_start_[size_t(k)], deferred_start_[size_t(k)]);
+      ok[size_t(d)] = factor_row(k, row_[size_t(d)]);
     }
   });
   if (!std::all_of(ok.begin(), ok.end(), [](bool b) { return b; })) return false;
-  const int separator = range_[kDomains];
-  for (int k = 0; k < separator; ++k) apply_updates(deferred_start_[size_t(k)], update_start_[size_t(k) + 1]);
-  for (int k = separator; k < n; ++k) {
-    if (!eliminate(k, update_start_[size_t(k)], update_start_[size_t(k) + 1])) return false;
+  for (int k = range_[kDomains]; k < n; ++k) {
+    if (!factor_row(k, row_[0])) return false;
   }
   return true;
 }
@@ -195,7 +175,7 @@ bool BlockIncompleteCholesky::factor(const BlockSparseMatrix& A, const VertexCon
 }
 
 void BlockIncompleteCholesky::forward_rows(int begin, int end) const {
-  // L y = in, row by row (L_kj = F_jk^T, kept in the lower slots).
+  // L y = in, row by row (L_kj = U_jk^T D_j^-1, kept in the lower slots).
   for (int k = begin; k < end; ++k) {
     Vec3 y = work_[size_t(k)];
     for (int s = row_start_[size_t(k)]; s < diag_[size_t(k)]; ++s) {
@@ -206,16 +186,16 @@ void BlockIncompleteCholesky::forward_rows(int begin, int end) const {
 }
 
 void BlockIncompleteCholesky::backward_rows(int begin, int end) const {
-  // D w = y and L^T x = w, row by row from the last (L^T_kj = F_kj). The columns are summed from
-  // the farthest: the nearest ones were solved just before this row, and taken last their
-  // latency overlaps the other products instead of holding up the whole sum (as in the forward
-  // sweep, whose nearest columns come last in ascending order).
+  // D L^T x = y, row by row from the last: x_k = D_k^-1 (y_k - Σ_j U_kj x_j), since D L^T = U
+  // off the diagonal. The columns are summed from the farthest: the nearest ones were solved just
+  // before this row, and taken last their latency overlaps the other products instead of holding
+  // up the whole sum (as in the forward sweep, whose nearest columns come last in ascending order).
   for (int k = end - 1; k >= begin; --k) {
-    Vec3 x = d_inv_[size_t(k)].cast<double>() * work_[size_t(k)];
+    Vec3 y = work_[size_t(k)];
     for (int s = row_start_[size_t(k) + 1] - 1; s > diag_[size_t(k)]; --s) {
-      x.noalias() -= factor_[size_t(s)].cast<double>() * work_[size_t(cols_[size_t(s)])];
+      y.noalias() -= factor_[size_t(s)].cast<double>() * work_[size_t(cols_[size_t(s)])];
     }
-    work_[size_t(k)] = x;
+    work_[size_t(k)] = d_inv_[size_t(k)].cast<double>() * y;
   }
 }
 

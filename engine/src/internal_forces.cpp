@@ -116,21 +116,4 @@ void add_internal_jacobians(const ClothModel& model, const ClothState& state, bo
   for_each_element(model, state, [&](const auto& eval, const auto& v) { scatter_jacobians(eval, v, definite, jac); });
 }
 
-void append_internal_pairs(const ClothModel& model, std::vector<std::pair<int, int>>& pairs) {
-  for (const Spring& s : model.springs) pairs.emplace_back(s.i, s.j);
-  // Triangle edges are added for every model by coupled_pairs; every element couples all of its
-  // vertices (the duplicates of triangle edges are merged by the pattern).
-  const auto add_stencil = [&](const auto& v) {
-    for (size_t a = 0; a < v.size(); ++a) {
-      for (size_t b = a + 1; b < v.size(); ++b) pairs.emplace_back(v[a], v[b]);
-    }
-  };
-  for (const BendEdge& e : model.bw_bends) add_stencil(e.v);
-  for (const FeynmanSpring& s : model.feynman.springs) add_stencil(s.v);
-  for (const FeynmanBend& b : model.feynman.bends) add_stencil(b.v);
-  for (const BreenLink& l : model.breen.links) add_stencil(l.v);
-  for (const BreenBend& b : model.breen.bends) add_stencil(b.v);
-  for (const BreenTrellis& t : model.breen.trellis) add_stencil(t.v);
-}
-
 }  // namespace cloth

@@ -234,6 +234,41 @@ TEST(IncompleteCholesky, IsExactOnABlockChainUpToSinglePrecision) {
   }
 }
 
+// IC(0)'s defining property: L D L^T equals A on every block of A's pattern, and differs from it
+// off the pattern, where the fill-in was dropped. Random pairs give a pattern with fill; the
+// preconditioner's matrix L D L^T is read back as the inverse of P^-1 applied to unit vectors.
+TEST(IncompleteCholesky, MatchesTheMatrixOnItsPatternAndDropsTheFillOutsideIt) {
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    const RandomSystem s = make_system(40, seed);
+    const VertexConstraints none(40);
+    BlockIncompleteCholesky ic;
+    ASSERT_TRUE(ic.factor(s.A, none));
+    ASSERT_EQ(ic.shifts(), 0) << "seed " << seed;
+    Eigen::MatrixXd p_inv(120, 120);
+    std::vector<Vec3> e(40, Vec3::Zero()), column;
+    for (int k = 0; k < 120; ++k) {
+      e[size_t(k / 3)][k % 3] = 1.0;
+      ic.apply(e, none, column);
+      e[size_t(k / 3)][k % 3] = 0.0;
+      for (int i = 0; i < 40; ++i) p_inv.block<3, 1>(3 * i, k) = column[size_t(i)];
+    }
+    const Eigen::MatrixXd ldlt = p_inv.inverse();
+    const Eigen::MatrixXd a = Eigen::MatrixXd(s.A.to_eigen());
+    const double scale = a.cwiseAbs().maxCoeff();
+    double on_pattern = 0, off_pattern = 0;
+    for (int i = 0; i < 40; ++i) {
+      for (int j = 0; j < 40; ++j) {
+        const double diff = (ldlt.block<3, 3>(3 * i, 3 * j) - a.block<3, 3>(3 * i, 3 * j)).cwiseAbs().maxCoeff();
+        double& worst = s.A.slot(i, j) >= 0 ? on_pattern : off_pattern;
+        worst = std::max(worst, diff);
+      }
+    }
+    // Single-precision factor: equal to ~1e-7 of the largest entry on the pattern.
+    EXPECT_LT(on_pattern, 1e-5 * scale) << "seed " << seed << ": " << on_pattern / scale;
+    EXPECT_GT(off_pattern, 1e-2 * scale) << "seed " << seed << ": " << off_pattern / scale;
+  }
+}
+
 TEST(IncompleteCholesky, EqualsDirectSolveInFewerIterationsThanBlockJacobiOnStiffCloth) {
   const RandomSystem s = stiff_tilted_grid(16);
   std::vector<Vec3> direct;

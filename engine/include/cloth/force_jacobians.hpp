@@ -16,11 +16,22 @@
 
 namespace cloth {
 
-/// Every pair of vertices coupled by an element of the model (the sparsity pattern).
+/// visit(i, j) for every pair of vertices coupled by an element of the model (the sparsity
+/// pattern): the material's elements, then the triangle edges, which couple through drag/wind and
+/// Baraff-Witkin stretch/shear. A pair is visited once per element that couples it, always in
+/// the same order for the same model: the implicit integrator compares the sequence every step,
+/// without storing it again, to notice a new topology.
+template <typename Visit>
+void for_each_coupled_pair(const ClothModel& model, Visit&& visit) {
+  for_each_internal_pair(model, visit);
+  for (const auto& t : model.mesh.triangles) {
+    visit(t[0], t[1]);
+    visit(t[1], t[2]);
+    visit(t[2], t[0]);
+  }
+}
+/// The pairs of for_each_coupled_pair in a list.
 std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model);
-/// The same into `pairs` (cleared first), reusing its storage: the implicit integrator compares
-/// the pattern every step to notice a new topology.
-void coupled_pairs(const ClothModel& model, std::vector<std::pair<int, int>>& pairs);
 
 /// Where each element's 3x3 blocks live in a matrix of the pattern of coupled_pairs, looked up
 /// once per topology so that the per-step assembly adds into the value slots directly instead of

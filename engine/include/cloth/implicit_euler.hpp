@@ -49,7 +49,6 @@ class ImplicitEulerIntegrator final : public Integrator {
   void update_pattern(const ClothModel& model);
 
   std::vector<std::pair<int, int>> pattern_pairs_;  ///< pattern the matrices were built for
-  std::vector<std::pair<int, int>> pairs_scratch_;  ///< this step's pairs, compared with those
   /// A of eq. 16, values in place; ∂f/∂x and ∂f/∂v are never stored (jacobian_target.hpp).
   BlockSparseMatrix A_;
   ElementSlots element_slots_;                      ///< of A_'s pattern

@@ -24,7 +24,11 @@
 // The factor is kept in single precision (a preconditioner need not be exact; this halves the
 // memory the two sweeps stream through every CG iteration, which is what they are bound by), in
 // elimination order, with L's rows stored as well as L^T's so that both sweeps gather along
-// contiguous rows instead of scattering.
+// contiguous rows instead of scattering. It is computed row by row (up-looking): each row of U is
+// summed in double from Ã's row and the earlier rows' single-precision blocks, so nothing but the
+// factor is stored per block, and which earlier rows update which blocks is found by merging
+// sorted rows as it goes rather than kept in a list (issue 9's memory target).
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -54,21 +58,16 @@ class BlockIncompleteCholesky {
   int separator_size() const { return range_.empty() ? 0 : static_cast<int>(order_.size()) - range_[kDomains]; }
 
  private:
-  /// One IC(0) update U_ij -= U_ki^T F_kj (F_kj = D_k^-1 U_kj): ki and ij index u_ (upper_
-  /// slots), kj is the elimination-order slot of F_kj in factor_.
-  struct Update {
-    int ki, kj, ij;
-  };
   void analyze(const BlockSparseMatrix& A);
   bool factor_shifted(const BlockSparseMatrix& A, const VertexConstraints& c, double alpha, int threads);
-  /// Pivot k: D_k^-1 and row k of F; then its updates [first, last). False on a breakdown.
-  bool eliminate(int k, int first_update, int last_update);
-  void apply_updates(int first, int last);
+  /// Row k of the factor from Ã's row k in `row` (its diagonal and upper blocks, in double) and
+  /// the earlier rows. False on a breakdown.
+  bool eliminate(int k, std::vector<Eigen::Matrix3d>& row);
   void forward_rows(int begin, int end) const;
   void backward_rows(int begin, int end) const;
 
-  // The symbolic phase (elimination order, rows and updates, from A's pattern only) is kept while
-  // A's pattern object stays the same (the implicit integrator's PcgWorkspace keeps one factor).
+  // The symbolic phase (elimination order and rows, from A's pattern only) is kept while A's
+  // pattern object stays the same (the implicit integrator's PcgWorkspace keeps one factor).
   std::shared_ptr<const BlockSparseMatrix::Pattern> analysed_;
   std::vector<int> order_;        ///< elimination position -> vertex
   /// Domain d is positions [range_[d], range_[d + 1]); the separator, [range_[kDomains], n).
@@ -78,19 +77,12 @@ class BlockIncompleteCholesky {
   std::vector<int> row_start_, cols_, diag_;
   std::vector<int> a_slot_;       ///< the slot of A holding each block
   std::vector<int> mirror_;       ///< the slot of the transposed block: (j, i) for (i, j)
-  std::vector<Update> updates_;
-  /// Pivot k's updates of rows inside its own domain are [update_start_[k], deferred_start_[k]);
-  /// those of separator rows, [deferred_start_[k], update_start_[k + 1]), wait until every domain
-  /// is eliminated (two domains would otherwise add to the same separator block at once).
-  std::vector<int> update_start_, deferred_start_;
-  /// Row k's diagonal and upper slots [diag_[k], row_start_[k + 1]) are u_[upper_start_[k] ..]:
-  /// only U's half of the pattern is held in double during the factorisation.
-  std::vector<int> upper_start_;
-  /// Where slot `slot` (diagonal or upper) of row k is in u_.
-  int upper(int k, int slot) const { return upper_start_[size_t(k)] + slot - diag_[size_t(k)]; }
-  std::vector<Eigen::Matrix3d> u_;
-  std::vector<Eigen::Matrix3f> factor_;  ///< F_kj in (k, j), its transpose L_jk in (j, k); the
-                                         ///< updates read F_kj from here (single precision)
+  /// One row of U in double while it is computed, per domain (the separator uses the first):
+  /// the factor itself is only held in single precision.
+  std::array<std::vector<Eigen::Matrix3d>, kDomains> row_;
+  /// U_kj in (k, j) and L_jk = U_kj^T D_k^-1 in (j, k) (the diagonal slots are unused); single
+  /// precision.
+  std::vector<Eigen::Matrix3f> factor_;
   std::vector<Eigen::Matrix3f> d_inv_;   ///< D_k^-1
   mutable std::vector<Vec3> work_;       ///< the solve's vector, in elimination order
   int shifts_ = 0;

@@ -44,7 +44,23 @@ struct SpringSlots {
 void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
                             JacobianTarget& jac, const SpringSlots* springs = nullptr, int threads = 1);
 
-/// Vertex pairs coupled by the material's elements (part of the sparsity pattern).
-void append_internal_pairs(const ClothModel& model, std::vector<std::pair<int, int>>& pairs);
+/// visit(i, j) for each pair of vertices coupled by one of the material's elements (part of the
+/// sparsity pattern), element by element: every element couples all of its vertices. A pair
+/// shared by several elements is visited once for each.
+template <typename Visit>
+void for_each_internal_pair(const ClothModel& model, Visit&& visit) {
+  for (const Spring& s : model.springs) visit(s.i, s.j);
+  const auto stencil = [&](const auto& v) {
+    for (size_t a = 0; a < v.size(); ++a) {
+      for (size_t b = a + 1; b < v.size(); ++b) visit(v[a], v[b]);
+    }
+  };
+  for (const BendEdge& e : model.bw_bends) stencil(e.v);
+  for (const FeynmanSpring& s : model.feynman.springs) stencil(s.v);
+  for (const FeynmanBend& b : model.feynman.bends) stencil(b.v);
+  for (const BreenLink& l : model.breen.links) stencil(l.v);
+  for (const BreenBend& b : model.breen.bends) stencil(b.v);
+  for (const BreenTrellis& t : model.breen.trellis) stencil(t.v);
+}
 
 }  // namespace cloth
