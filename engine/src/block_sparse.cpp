@@ -7,7 +7,7 @@
 
 namespace cloth {
 
-BlockSparseMatrix::BlockSparseMatrix(int blocks, const std::vector<std::pair<int, int>>& pairs) {
+BlockSparseMatrix::BlockSparseMatrix(int blocks, const std::vector<std::pair<int, int>>& pairs, Storage storage) {
   std::vector<std::vector<int>> rows(blocks);
   for (int i = 0; i < blocks; ++i) rows[i].push_back(i);
   for (const auto& [i, j] : pairs) {
@@ -28,7 +28,25 @@ BlockSparseMatrix::BlockSparseMatrix(int blocks, const std::vector<std::pair<int
     }
     p.row_start.push_back(static_cast<int>(p.cols.size()));
   }
-  values_.assign(p.cols.size(), Eigen::Matrix3d::Zero());
+  if (storage == Storage::symmetric && !p.cols.empty()) {
+    // The stored blocks in row order; then each block below the diagonal points at its mirror
+    // (j, i), found in row j, which has the same column i.
+    packed_.assign(p.cols.size(), 0);
+    int stored = 0;
+    for (int i = 0; i < blocks; ++i) {
+      for (int s = p.diag_slot[i]; s < p.row_start[i + 1]; ++s) packed_[size_t(s)] = stored++;
+    }
+    for (int i = 0; i < blocks; ++i) {
+      for (int s = p.row_start[i]; s < p.diag_slot[i]; ++s) {
+        const int j = p.cols[size_t(s)];
+        const auto begin = p.cols.begin() + p.diag_slot[j], end = p.cols.begin() + p.row_start[j + 1];
+        packed_[size_t(s)] = ~packed_[size_t(std::lower_bound(begin, end, i) - p.cols.begin())];
+      }
+    }
+    values_.assign(size_t(stored), Eigen::Matrix3d::Zero());
+  } else {
+    values_.assign(p.cols.size(), Eigen::Matrix3d::Zero());
+  }
   p_ = std::make_shared<const Pattern>(std::move(p));
 }
 
@@ -46,16 +64,32 @@ int BlockSparseMatrix::slot(int i, int j) const {
 void BlockSparseMatrix::add(int i, int j, const Eigen::Matrix3d& b) {
   const int s = slot(i, j);
   assert(s >= 0 && "block not in the sparsity pattern");
-  values_[s] += b;
+  value(s) += b;
 }
 
 void BlockSparseMatrix::add_diagonal(const std::vector<double>& d, double scale) {
-  for (int i = 0; i < p_->n; ++i) values_[p_->diag_slot[i]].diagonal().array() += scale * d[i];
+  for (int i = 0; i < p_->n; ++i) value(p_->diag_slot[i]).diagonal().array() += scale * d[i];
 }
 
 void BlockSparseMatrix::multiply(const std::vector<Vec3>& x, std::vector<Vec3>& y, int threads) const {
   const Pattern& p = *p_;
   y.resize(p.n);
+  if (symmetric()) {
+    parallel_for(p.n, threads, [&](int i) {
+      Vec3 sum = Vec3::Zero();
+      // Below the diagonal, B^T x_j as three column dot products (B column-major).
+      for (int s = p.row_start[i]; s < p.diag_slot[i]; ++s) {
+        const Eigen::Matrix3d& b = values_[size_t(~packed_[size_t(s)])];
+        const Vec3& xj = x[size_t(p.cols[size_t(s)])];
+        sum += Vec3(b.col(0).dot(xj), b.col(1).dot(xj), b.col(2).dot(xj));
+      }
+      // On and above it the row's blocks are contiguous in values_.
+      const Eigen::Matrix3d* upper = values_.data() + packed_[size_t(p.diag_slot[i])] - p.diag_slot[i];
+      for (int s = p.diag_slot[i]; s < p.row_start[i + 1]; ++s) sum.noalias() += upper[s] * x[size_t(p.cols[size_t(s)])];
+      y[size_t(i)] = sum;
+    });
+    return;
+  }
   parallel_for(p.n, threads, [&](int i) {
     Vec3 sum = Vec3::Zero();
     for (int s = p.row_start[i]; s < p.row_start[i + 1]; ++s) sum += values_[s] * x[p.cols[s]];
@@ -65,12 +99,13 @@ void BlockSparseMatrix::multiply(const std::vector<Vec3>& x, std::vector<Vec3>& 
 
 Eigen::SparseMatrix<double> BlockSparseMatrix::to_eigen() const {
   std::vector<Eigen::Triplet<double>> triplets;
-  triplets.reserve(values_.size() * 9);
+  triplets.reserve(p_->cols.size() * 9);
   const Pattern& p = *p_;
   for (int i = 0; i < p.n; ++i) {
     for (int s = p.row_start[i]; s < p.row_start[i + 1]; ++s) {
+      const Eigen::Matrix3d b = block(s);
       for (int r = 0; r < 3; ++r) {
-        for (int c = 0; c < 3; ++c) triplets.emplace_back(3 * i + r, 3 * p.cols[s] + c, values_[s](r, c));
+        for (int c = 0; c < 3; ++c) triplets.emplace_back(3 * i + r, 3 * p.cols[s] + c, b(r, c));
       }
     }
   }

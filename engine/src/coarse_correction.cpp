@@ -152,7 +152,7 @@ bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraint
       for (int s = A.row_begin(i); s < A.row_end(i); ++s) {
         const int j = A.col(s);
         const Eigen::Matrix3d& s_j = c.S[size_t(j)];
-        const Eigen::Matrix3d a_ij = free_i && is_unconstrained(s_j) ? A.value(s) : Eigen::Matrix3d(s_i * A.value(s) * s_j);
+        const Eigen::Matrix3d a_ij = free_i && is_unconstrained(s_j) ? A.block(s) : Eigen::Matrix3d(s_i * A.block(s) * s_j);
         const Eigen::Matrix3d a_r = a_ij * cross_matrix(arm_[size_t(j)]);
         Block& block = coarse_[size_t(coarse_slot_[size_t(s)])];
         block.topLeftCorner<3, 3>() += a_ij;

@@ -183,7 +183,7 @@ void ImplicitEulerIntegrator::update_pattern(const ClothModel& model) {
   });
   if (same && k == pattern_pairs_.size()) return;
   pattern_pairs_ = coupled_pairs(model);
-  A_ = BlockSparseMatrix(n, pattern_pairs_);
+  A_ = BlockSparseMatrix(n, pattern_pairs_, BlockSparseMatrix::Storage::symmetric);
   element_slots_ = ElementSlots(model, A_);
 }
 

@@ -140,9 +140,9 @@ bool BlockIncompleteCholesky::factor_shifted(const BlockSparseMatrix& A, const V
   const auto factor_row = [&](int k, std::vector<Eigen::Matrix3d>& row) {
     const int v = order_[size_t(k)];
     const int dk = diag_[size_t(k)];
-    row[0] = (1.0 + alpha) * reduced_block(A.value(a_slot_[size_t(dk)]), c.S[v], c.S[v], true);
+    row[0] = (1.0 + alpha) * reduced_block(A.block(a_slot_[size_t(dk)]), c.S[v], c.S[v], true);
     for (int s = dk + 1; s < row_start_[size_t(k) + 1]; ++s) {
-      row[size_t(s - dk)] = reduced_block(A.value(a_slot_[size_t(s)]), c.S[v], c.S[order_[size_t(cols_[size_t(s)])]], false);
+      row[size_t(s - dk)] = reduced_block(A.block(a_slot_[size_t(s)]), c.S[v], c.S[order_[size_t(cols_[size_t(s)])]], false);
     }
     return eliminate(k, row);
   };

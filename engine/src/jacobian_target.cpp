@@ -24,8 +24,8 @@ void JacobianTarget::add_spring(const std::array<int, 4>& slots, int i, int j, c
   const auto stencil = [&slots](BlockSparseMatrix& m, const Eigen::Matrix3d& b) {
     m.value(slots[0]) += b;
     m.value(slots[3]) += b;
-    m.value(slots[1]) -= b;
-    m.value(slots[2]) -= b;
+    if (m.stores(slots[1])) m.value(slots[1]) -= b;
+    if (m.stores(slots[2])) m.value(slots[2]) -= b;
   };
   if (second_) {
     stencil(*first_, dfdx);

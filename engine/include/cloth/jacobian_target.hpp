@@ -34,7 +34,9 @@ class JacobianTarget {
       second_->value(slot) += dfdv;
       return;
     }
-    first_->value(slot) += x_scale_ * dfdx + v_scale_ * dfdv;
+    // A symmetric A keeps the upper blocks only; the elements' blocks are symmetric ((b, a) is
+    // (a, b)^T), so the lower one adds nothing new. The product needs every block.
+    if (first_->stores(slot)) first_->value(slot) += x_scale_ * dfdx + v_scale_ * dfdv;
     if (d_) (*dfdx_d_)[size_t(row)] += dfdx * (*d_)[size_t(col)];
   }
   /// Block (row, col), looked up in the pattern (elements without precomputed slots).
@@ -44,7 +46,7 @@ class JacobianTarget {
     add(slot, row, col, dfdx, dfdv);
   }
   /// A spring between i and j: J on (i, i) and (j, j), -J on (i, j) and (j, i), at `slots` in
-  /// that order.
+  /// that order (only the one of the last two that A stores, when A is symmetric).
   void add_spring(const std::array<int, 4>& slots, int i, int j, const Eigen::Matrix3d& dfdx,
                   const Eigen::Matrix3d& dfdv);
   /// ∂f/∂v += diag(scale d_i I) (velocity damping -m c I).
