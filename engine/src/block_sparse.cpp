@@ -84,8 +84,10 @@ void BlockSparseMatrix::multiply(const std::vector<Vec3>& x, std::vector<Vec3>& 
         sum += Vec3(b.col(0).dot(xj), b.col(1).dot(xj), b.col(2).dot(xj));
       }
       // On and above it the row's blocks are contiguous in values_.
-      const Eigen::Matrix3d* upper = values_.data() + packed_[size_t(p.diag_slot[i])] - p.diag_slot[i];
-      for (int s = p.diag_slot[i]; s < p.row_start[i + 1]; ++s) sum.noalias() += upper[s] * x[size_t(p.cols[size_t(s)])];
+      const int offset = packed_[size_t(p.diag_slot[i])] - p.diag_slot[i];
+      for (int s = p.diag_slot[i]; s < p.row_start[i + 1]; ++s) {
+        sum.noalias() += values_[size_t(offset + s)] * x[size_t(p.cols[size_t(s)])];
+      }
       y[size_t(i)] = sum;
     });
     return;

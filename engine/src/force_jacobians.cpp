@@ -85,7 +85,10 @@ void add_baraff_witkin(const ClothModel& model, const ClothState& state, bool de
 }  // namespace
 
 std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model) {
+  size_t count = 0;
+  for_each_coupled_pair(model, [&](int, int) { ++count; });
   std::vector<std::pair<int, int>> pairs;
+  pairs.reserve(count);  // the implicit step keeps the list: no spare capacity
   for_each_coupled_pair(model, [&](int i, int j) { pairs.emplace_back(i, j); });
   return pairs;
 }

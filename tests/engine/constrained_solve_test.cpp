@@ -12,6 +12,7 @@
 #include "cloth/constrained_solve.hpp"
 #include "cloth/coarse_correction.hpp"
 #include "cloth/incomplete_cholesky.hpp"
+#include "cloth/parallel.hpp"
 
 namespace cloth {
 namespace {
@@ -496,18 +497,27 @@ TEST(BlockSparse, MultiplyEqualsEigenAndPatternIsSymmetric) {
   EXPECT_EQ(s.A.slot(0, 24) >= 0, s.A.slot(24, 0) >= 0);
 }
 
-// The implicit step's A keeps only the blocks on and above the diagonal (block_sparse.hpp): the
-// same matrix, product and blocks as full storage of the same symmetric values, on one thread
-// and on two (the same bits), and only the blocks with col >= row are stored.
-TEST(BlockSparse, SymmetricStorageIsTheSameMatrixInFewerBlocks) {
-  const RandomSystem s = make_system(30, 5);
+// A symmetric-storage copy of A: the same pattern, A's blocks on and above the diagonal.
+BlockSparseMatrix packed_copy(const BlockSparseMatrix& A) {
   std::vector<std::pair<int, int>> pairs;
-  for (int i = 0; i < 30; ++i) {
-    for (int slot = s.A.row_begin(i); slot < s.A.row_end(i); ++slot) {
-      if (s.A.col(slot) > i) pairs.emplace_back(i, s.A.col(slot));
+  for (int i = 0; i < A.blocks(); ++i) {
+    for (int slot = A.row_begin(i); slot < A.row_end(i); ++slot) {
+      if (A.col(slot) > i) pairs.emplace_back(i, A.col(slot));
     }
   }
-  BlockSparseMatrix packed(30, pairs, BlockSparseMatrix::Storage::symmetric);
+  BlockSparseMatrix packed(A.blocks(), pairs, BlockSparseMatrix::Storage::symmetric);
+  for (int slot = 0; slot < A.slots(); ++slot) {
+    if (packed.stores(slot)) packed.value(slot) = A.value(slot);
+  }
+  return packed;
+}
+
+// The implicit step's A keeps only the blocks on and above the diagonal (block_sparse.hpp): the
+// same pattern, blocks and matrix as full storage of the same symmetric values, with only the
+// blocks with col >= row stored.
+TEST(BlockSparse, SymmetricStorageIsTheSameMatrixInFewerBlocks) {
+  const RandomSystem s = make_system(30, 5);
+  const BlockSparseMatrix packed = packed_copy(s.A);
   ASSERT_TRUE(packed.symmetric());
   ASSERT_EQ(packed.slots(), s.A.slots());
   int stored = 0;
@@ -515,24 +525,25 @@ TEST(BlockSparse, SymmetricStorageIsTheSameMatrixInFewerBlocks) {
     for (int slot = packed.row_begin(i); slot < packed.row_end(i); ++slot) {
       ASSERT_EQ(packed.col(slot), s.A.col(slot));
       EXPECT_EQ(packed.stores(slot), packed.col(slot) >= i);
-      if (packed.stores(slot)) {
-        packed.value(slot) = s.A.value(slot);
-        ++stored;
-      }
-    }
-  }
-  EXPECT_EQ(stored, (s.A.slots() + 30) / 2);
-  for (int i = 0; i < 30; ++i) {
-    for (int slot = packed.row_begin(i); slot < packed.row_end(i); ++slot) {
+      stored += packed.stores(slot);
       // Equal up to the rounding by which the random A's (j, i) differs from its (i, j)^T.
       EXPECT_LT((packed.block(slot) - s.A.value(slot)).norm(), 1e-13 * s.A.value(slot).norm())
           << "block (" << i << ", " << packed.col(slot) << ")";
     }
   }
+  EXPECT_EQ(stored, (s.A.slots() + 30) / 2);
   const Eigen::MatrixXd dense = Eigen::MatrixXd(s.A.to_eigen());
   EXPECT_LT((Eigen::MatrixXd(packed.to_eigen()) - dense).norm(), 1e-13 * dense.norm());
-  std::vector<Vec3> x(30), full, one, two;
-  for (int i = 0; i < 30; ++i) x[i] = Vec3(std::sin(i), 2.0 - 0.1 * i, 1.0 / (i + 1));
+}
+
+// Its product equals full storage's, and gives the same bits on one thread and on two (a matrix
+// large enough for parallel_for to split it: parallel.hpp).
+TEST(BlockSparse, SymmetricProductEqualsTheFullOneOnOneAndTwoThreads) {
+  const int n = 2 * kMinParallelLength;
+  const RandomSystem s = make_system(n, 8);
+  const BlockSparseMatrix packed = packed_copy(s.A);
+  std::vector<Vec3> x(static_cast<size_t>(n)), full, one, two;
+  for (int i = 0; i < n; ++i) x[size_t(i)] = Vec3(std::sin(i), 2.0 - 1e-3 * i, 1.0 / (i + 1));
   s.A.multiply(x, full);
   packed.multiply(x, one, 1);
   packed.multiply(x, two, 2);

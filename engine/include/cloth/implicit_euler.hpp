@@ -44,11 +44,11 @@ class ImplicitEulerIntegrator final : public Integrator {
   void newton_correction(ClothState& state, const ClothModel& model, const StepContext& ctx,
                          double t_end, double h, StepReport& report);
 
-  /// Rebuilds the matrices' shared pattern and the element slots when the model's coupled pairs
-  /// differ from those they were built for (a new topology); otherwise nothing is allocated.
+  /// Rebuilds A's pattern and the element slots when the model's coupled pairs differ from those
+  /// A was built for (a new topology); otherwise nothing is allocated.
   void update_pattern(const ClothModel& model);
 
-  std::vector<std::pair<int, int>> pattern_pairs_;  ///< pattern the matrices were built for
+  std::vector<std::pair<int, int>> pattern_pairs_;  ///< the pairs A's pattern was built from
   /// A of eq. 16, values in place; ∂f/∂x and ∂f/∂v are never stored (jacobian_target.hpp).
   BlockSparseMatrix A_;
   ElementSlots element_slots_;                      ///< of A_'s pattern

@@ -35,7 +35,8 @@ class JacobianTarget {
       return;
     }
     // A symmetric A keeps the upper blocks only; the elements' blocks are symmetric ((b, a) is
-    // (a, b)^T), so the lower one adds nothing new. The product needs every block.
+    // (a, b)^T: ModelAssembly.CombinedTarget... checks it for every model, with drag, wind and a
+    // mouse spring), so the lower one adds nothing new. The product needs every block.
     if (first_->stores(slot)) first_->value(slot) += x_scale_ * dfdx + v_scale_ * dfdv;
     if (d_) (*dfdx_d_)[size_t(row)] += dfdx * (*d_)[size_t(col)];
   }
