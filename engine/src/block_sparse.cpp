@@ -7,6 +7,12 @@
 
 namespace cloth {
 
+int find_in_rows(const std::vector<int>& row_start, const std::vector<int>& cols, int i, int j) {
+  const auto begin = cols.begin() + row_start[size_t(i)], end = cols.begin() + row_start[size_t(i) + 1];
+  const auto it = std::lower_bound(begin, end, j);
+  return (it != end && *it == j) ? static_cast<int>(it - cols.begin()) : -1;
+}
+
 BlockSparseMatrix::BlockSparseMatrix(int blocks, const std::vector<std::pair<int, int>>& pairs, Storage storage) {
   std::vector<std::vector<int>> rows(blocks);
   for (int i = 0; i < blocks; ++i) rows[i].push_back(i);
@@ -30,7 +36,7 @@ BlockSparseMatrix::BlockSparseMatrix(int blocks, const std::vector<std::pair<int
   }
   if (storage == Storage::symmetric && !p.cols.empty()) {
     // The stored blocks in row order; then each block below the diagonal points at its mirror
-    // (j, i), found in row j, which has the same column i.
+    // (j, i), which the pattern has too.
     packed_.assign(p.cols.size(), 0);
     int stored = 0;
     for (int i = 0; i < blocks; ++i) {
@@ -38,9 +44,7 @@ BlockSparseMatrix::BlockSparseMatrix(int blocks, const std::vector<std::pair<int
     }
     for (int i = 0; i < blocks; ++i) {
       for (int s = p.row_start[i]; s < p.diag_slot[i]; ++s) {
-        const int j = p.cols[size_t(s)];
-        const auto begin = p.cols.begin() + p.diag_slot[j], end = p.cols.begin() + p.row_start[j + 1];
-        packed_[size_t(s)] = ~packed_[size_t(std::lower_bound(begin, end, i) - p.cols.begin())];
+        packed_[size_t(s)] = ~packed_[size_t(find_in_rows(p.row_start, p.cols, p.cols[size_t(s)], i))];
       }
     }
     values_.assign(size_t(stored), Eigen::Matrix3d::Zero());
@@ -54,12 +58,7 @@ void BlockSparseMatrix::set_zero(int threads) {
   parallel_for(static_cast<int>(values_.size()), threads, [&](int s) { values_[size_t(s)].setZero(); });
 }
 
-int BlockSparseMatrix::slot(int i, int j) const {
-  const std::vector<int>& cols = p_->cols;
-  const auto begin = cols.begin() + p_->row_start[i], end = cols.begin() + p_->row_start[i + 1];
-  const auto it = std::lower_bound(begin, end, j);
-  return (it != end && *it == j) ? static_cast<int>(it - cols.begin()) : -1;
-}
+int BlockSparseMatrix::slot(int i, int j) const { return find_in_rows(p_->row_start, p_->cols, i, j); }
 
 void BlockSparseMatrix::add(int i, int j, const Eigen::Matrix3d& b) {
   const int s = slot(i, j);

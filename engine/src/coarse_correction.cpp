@@ -3,6 +3,7 @@
 #include "cloth/coarse_correction.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <utility>
@@ -14,6 +15,46 @@
 #include "cloth/parallel.hpp"
 
 namespace cloth {
+
+namespace {
+
+/// One row of A's blocks summed per block of A_c they add to, before T_i^T is applied
+/// (CoarseCorrection::factor).
+class RowSums {
+ public:
+  using Sum = Eigen::Matrix<double, 3, CoarseCorrection::kModes>;
+  using Block = Eigen::Matrix<double, CoarseCorrection::kModes, CoarseCorrection::kModes>;
+
+  /// The running sum for A_c's slot `slot` (when every place is taken, the sums so far are
+  /// flushed first; the order of the terms still depends only on the data).
+  Sum& of(int slot, std::vector<Block>& coarse, const Vec3& arm_i) {
+    for (int k = 0; k < used_; ++k) {
+      if (slot_[size_t(k)] == slot) return sum_[size_t(k)];
+    }
+    if (used_ == kCapacity) flush(coarse, arm_i);
+    slot_[size_t(used_)] = slot;
+    sum_[size_t(used_)].setZero();
+    return sum_[size_t(used_++)];
+  }
+  /// Adds T_i^T sum = [sum; R_i sum] to each block of A_c summed into, and starts over.
+  void flush(std::vector<Block>& coarse, const Vec3& arm_i) {
+    const Eigen::Matrix3d r_i = cross_matrix(arm_i);
+    for (int k = 0; k < used_; ++k) {
+      Block& block = coarse[size_t(slot_[size_t(k)])];
+      block.topRows<3>() += sum_[size_t(k)];
+      block.bottomRows<3>().noalias() += r_i * sum_[size_t(k)];
+    }
+    used_ = 0;
+  }
+
+ private:
+  static constexpr int kCapacity = 8;
+  std::array<int, kCapacity> slot_{};
+  std::array<Sum, kCapacity> sum_;
+  int used_ = 0;
+};
+
+}  // namespace
 
 void CoarseCorrection::analyze(const BlockSparseMatrix& A) {
   analysed_ = A.pattern();
@@ -139,27 +180,31 @@ bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraint
   }
   // Coarse row a gathers the rows of its members (one writer per coarse block: any thread count
   // adds the same terms in the same order): A_c(a, b) = Σ (S_i T_i)^T A_ij (S_j T_j)
-  // = Σ T_i^T a_ij T_j with a_ij = S_i A_ij S_j (A_ij itself between free vertices, most of
-  // them), and with T = [I | -[r]x] written out, T_i^T a T_j = [a, -a R_j; R_i a, -R_i a R_j]
-  // (R = [r]x): a quarter of the general 6 x 3 by 3 x 3 by 3 x 6 products.
+  // = Σ_i T_i^T Σ_j a_ij T_j with a_ij = S_i A_ij S_j (A_ij itself between free vertices, most of
+  // them). With T = [I | -[r]x] (R = [r]x), each row i first sums a_ij T_j = [a_ij | -a_ij R_j]
+  // over the j of one aggregate b, and multiplies by T_i^T once per aggregate it reaches:
+  // [sum; R_i sum]. A row of A reaches one to four aggregates, so this is a third of the
+  // products of applying T_i^T block by block.
   parallel_tasks(aggregates(), threads, worth_it, [&](int a) {
     for (int s = coarse.row_begin(a); s < coarse.row_end(a); ++s) coarse_[size_t(s)].setZero();
+    RowSums sums;
     for (int m = members_start_[size_t(a)]; m < members_start_[size_t(a) + 1]; ++m) {
       const int i = members_[size_t(m)];
       const Eigen::Matrix3d& s_i = c.S[size_t(i)];
       const bool free_i = is_unconstrained(s_i);
-      const Eigen::Matrix3d r_i = cross_matrix(arm_[size_t(i)]);
       for (int s = A.row_begin(i); s < A.row_end(i); ++s) {
         const int j = A.col(s);
         const Eigen::Matrix3d& s_j = c.S[size_t(j)];
         const Eigen::Matrix3d a_ij = free_i && is_unconstrained(s_j) ? A.block(s) : Eigen::Matrix3d(s_i * A.block(s) * s_j);
-        const Eigen::Matrix3d a_r = a_ij * cross_matrix(arm_[size_t(j)]);
-        Block& block = coarse_[size_t(coarse_slot_[size_t(s)])];
-        block.topLeftCorner<3, 3>() += a_ij;
-        block.topRightCorner<3, 3>() -= a_r;
-        block.bottomLeftCorner<3, 3>().noalias() += r_i * a_ij;
-        block.bottomRightCorner<3, 3>().noalias() -= r_i * a_r;
+        Eigen::Matrix<double, 3, kModes>& sum = sums.of(coarse_slot_[size_t(s)], coarse_, arm_[size_t(i)]);
+        sum.leftCols<3>() += a_ij;
+        // -a_ij [r_j]x, column by column (column k of [r]x is r x e_k): half the products.
+        const Vec3& r = arm_[size_t(j)];
+        sum.col(3) -= r.z() * a_ij.col(1) - r.y() * a_ij.col(2);
+        sum.col(4) -= r.x() * a_ij.col(2) - r.z() * a_ij.col(0);
+        sum.col(5) -= r.y() * a_ij.col(0) - r.x() * a_ij.col(1);
       }
+      sums.flush(coarse_, arm_[size_t(i)]);
     }
   });
   // A patch motion that every member has constrained (a zero column of P, or one of rounding

@@ -69,6 +69,7 @@ void BlockIncompleteCholesky::analyze(const BlockSparseMatrix& A) {
   cols_.clear();
   a_slot_.clear();
   diag_.resize(size_t(n));
+  upper_offset_.resize(size_t(n));
   std::vector<std::pair<int, int>> row;  // (position, slot of A)
   for (int k = 0; k < n; ++k) {
     const int v = order_[size_t(k)];
@@ -76,21 +77,21 @@ void BlockIncompleteCholesky::analyze(const BlockSparseMatrix& A) {
     for (int s = A.row_begin(v); s < A.row_end(v); ++s) row.emplace_back(position[size_t(A.col(s))], s);
     std::sort(row.begin(), row.end());
     for (const auto& [col, slot] : row) {
-      if (col == k) diag_[size_t(k)] = static_cast<int>(cols_.size());
+      if (col == k) {
+        diag_[size_t(k)] = static_cast<int>(cols_.size());
+        upper_offset_[size_t(k)] = diag_[size_t(k)] - static_cast<int>(a_slot_.size());
+      }
       cols_.push_back(col);
-      a_slot_.push_back(slot);
+      if (col >= k) a_slot_.push_back(slot);
     }
     row_start_.push_back(static_cast<int>(cols_.size()));
   }
-  const auto find = [&](int i, int j) {
-    const auto begin = cols_.begin() + row_start_[size_t(i)], end = cols_.begin() + row_start_[size_t(i) + 1];
-    const auto it = std::lower_bound(begin, end, j);
-    return (it != end && *it == j) ? static_cast<int>(it - cols_.begin()) : -1;
-  };
-  mirror_.resize(cols_.size());
+  mirror_.resize(a_slot_.size());
   size_t longest_upper = 0;
   for (int i = 0; i < n; ++i) {
-    for (int s = row_start_[size_t(i)]; s < row_start_[size_t(i) + 1]; ++s) mirror_[size_t(s)] = find(cols_[size_t(s)], i);
+    for (int s = diag_[size_t(i)]; s < row_start_[size_t(i) + 1]; ++s) {
+      mirror_[size_t(s - upper_offset_[size_t(i)])] = find_in_rows(row_start_, cols_, cols_[size_t(s)], i);
+    }
     longest_upper = std::max(longest_upper, size_t(row_start_[size_t(i) + 1] - diag_[size_t(i)]));
   }
   for (auto& row_buffer : row_) row_buffer.resize(longest_upper);
@@ -123,10 +124,10 @@ bool BlockIncompleteCholesky::eliminate(int k, std::vector<Eigen::Matrix3d>& row
   const Eigen::LLT<Eigen::Matrix3d> llt(d);
   if (!d.allFinite() || llt.info() != Eigen::Success) return false;
   const Eigen::Matrix3d d_inv = llt.solve(Eigen::Matrix3d::Identity());
-  d_inv_[size_t(k)] = d_inv.cast<float>();
+  factor_[size_t(dk)] = d_inv.cast<float>();
   for (int s = dk + 1; s < end_k; ++s) {
     factor_[size_t(s)] = row[size_t(s - dk)].cast<float>();                                   // U_kj
-    factor_[size_t(mirror_[size_t(s)])] = (d_inv * row[size_t(s - dk)]).transpose().cast<float>();  // L_jk
+    factor_[size_t(mirror_[size_t(s - upper_offset_[size_t(k)])])] = (d_inv * row[size_t(s - dk)]).transpose().cast<float>();  // L_jk
   }
   return true;
 }
@@ -135,14 +136,14 @@ bool BlockIncompleteCholesky::factor_shifted(const BlockSparseMatrix& A, const V
                                              double alpha, int threads) {
   const int n = A.blocks();
   factor_.resize(cols_.size());
-  d_inv_.resize(size_t(n));
   // Row k of Ã (diagonal and upper blocks) into `row`, then its elimination.
   const auto factor_row = [&](int k, std::vector<Eigen::Matrix3d>& row) {
     const int v = order_[size_t(k)];
     const int dk = diag_[size_t(k)];
-    row[0] = (1.0 + alpha) * reduced_block(A.block(a_slot_[size_t(dk)]), c.S[v], c.S[v], true);
+    const int* a_slot = a_slot_.data() + (dk - upper_offset_[size_t(k)]);  // row k's, from its diagonal
+    row[0] = (1.0 + alpha) * reduced_block(A.block(a_slot[0]), c.S[v], c.S[v], true);
     for (int s = dk + 1; s < row_start_[size_t(k) + 1]; ++s) {
-      row[size_t(s - dk)] = reduced_block(A.block(a_slot_[size_t(s)]), c.S[v], c.S[order_[size_t(cols_[size_t(s)])]], false);
+      row[size_t(s - dk)] = reduced_block(A.block(a_slot[s - dk]), c.S[v], c.S[order_[size_t(cols_[size_t(s)])]], false);
     }
     return eliminate(k, row);
   };
@@ -195,13 +196,13 @@ void BlockIncompleteCholesky::backward_rows(int begin, int end) const {
     for (int s = row_start_[size_t(k) + 1] - 1; s > diag_[size_t(k)]; --s) {
       y.noalias() -= factor_[size_t(s)].cast<double>() * work_[size_t(cols_[size_t(s)])];
     }
-    work_[size_t(k)] = d_inv_[size_t(k)].cast<double>() * y;
+    work_[size_t(k)] = factor_[size_t(diag_[size_t(k)])].cast<double>() * y;  // D_k^-1
   }
 }
 
 void BlockIncompleteCholesky::apply(const std::vector<Vec3>& in, const VertexConstraints& c,
                                     std::vector<Vec3>& out, int threads) const {
-  const int n = static_cast<int>(d_inv_.size());
+  const int n = static_cast<int>(order_.size());
   const bool parallel = n >= kMinParallelLength;
   const int separator = range_[kDomains];
   work_.resize(size_t(n));

@@ -18,6 +18,10 @@
 
 namespace cloth {
 
+/// The index of column j in row i of CSR rows (cols sorted within each row), or -1 when row i
+/// does not have it.
+int find_in_rows(const std::vector<int>& row_start, const std::vector<int>& cols, int i, int j);
+
 class BlockSparseMatrix {
  public:
   /// The sparsity pattern: CSR row pointers and sorted block columns.

@@ -75,15 +75,16 @@ class BlockIncompleteCholesky {
   // Ã in elimination order: CSR rows with columns sorted by position, so row k's slots before
   // diag_[k] are L's and those after it U's.
   std::vector<int> row_start_, cols_, diag_;
-  std::vector<int> a_slot_;       ///< the slot of A holding each block
+  // Per block on or above the diagonal only (what the factorisation reads): row k's slot s at
+  // s - upper_offset_[k].
+  std::vector<int> upper_offset_;
+  std::vector<int> a_slot_;       ///< the slot of A holding the block
   std::vector<int> mirror_;       ///< the slot of the transposed block: (j, i) for (i, j)
   /// One row of U in double while it is computed, per domain (the separator uses the first):
   /// the factor itself is only held in single precision.
   std::array<std::vector<Eigen::Matrix3d>, kDomains> row_;
-  /// U_kj in (k, j) and L_jk = U_kj^T D_k^-1 in (j, k) (the diagonal slots are unused); single
-  /// precision.
+  /// U_kj in (k, j), L_jk = U_kj^T D_k^-1 in (j, k) and D_k^-1 in (k, k); single precision.
   std::vector<Eigen::Matrix3f> factor_;
-  std::vector<Eigen::Matrix3f> d_inv_;   ///< D_k^-1
   mutable std::vector<Vec3> work_;       ///< the solve's vector, in elimination order
   int shifts_ = 0;
 };
