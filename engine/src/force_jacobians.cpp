@@ -53,8 +53,9 @@ void scatter_element(const ElementEval<N>& e, const std::array<int, V>& v,
 }
 
 // Baraff-Witkin cloth (the implicit integrator's own model): forces and Jacobians in one pass
-// over the elements (compute_forces + add_internal_jacobians evaluate every element twice), in the
-// same order as internal_forces.cpp, so f is bit for bit the same sum.
+// over the elements, shear and bend made definite in closed form (eval_shear_definite,
+// eval_bend_definite) instead of add_internal_jacobians' eigen-projection, in the same order as
+// internal_forces.cpp, so f is bit for bit compute_forces' sum.
 bool only_baraff_witkin_elements(const ClothModel& model) {
   return model.springs.empty() && model.edge_area.edges.empty() && model.edge_area.triangles.empty() &&
          model.feynman.springs.empty() && model.feynman.bends.empty() && model.breen.links.empty() &&
@@ -121,8 +122,9 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
     compute_external_forces(model, state, ext, t, f);
     add_baraff_witkin(model, state, definite, slots, f, jac);
   } else {
-    compute_forces(model, state, ext, t, f);
-    add_internal_jacobians(model, state, definite, jac, &slots.springs, threads);
+    // Each element evaluated once for its force and its Jacobian, the springs on `threads`.
+    compute_external_forces(model, state, ext, t, f);
+    add_internal_jacobians(model, state, definite, jac, &slots.springs, threads, &f);
   }
   jac.add_dfdv_diagonal(model.mass, -model.material.velocity_damping);  // -m c I
   if (ext.drag > 0) {

@@ -94,11 +94,17 @@ SpringSlots::SpringSlots(const ClothModel& model, const BlockSparseMatrix& patte
 }
 
 void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
-                            JacobianTarget& jac, const SpringSlots* springs, int threads) {
+                            JacobianTarget& jac, const SpringSlots* springs, int threads,
+                            std::vector<Vec3>* f) {
   const auto add_spring = [&](int k, const std::array<int, 4>& slot) {
     const Spring& s = model.springs[size_t(k)];
     const SpringJacobian j = spring_jacobian(s, state.x[s.i], state.x[s.j], definite);
     jac.add_spring(slot, s.i, s.j, j.dfdx, j.dfdv);
+    if (f) {  // a tile's springs share no vertex with another's of the same phase (SpringTiles)
+      const Vec3 fi = spring_force_on_i(s, state.x[s.i], state.x[s.j], state.v[s.i], state.v[s.j]);
+      (*f)[size_t(s.i)] += fi;
+      (*f)[size_t(s.j)] -= fi;
+    }
   };
   if (springs) {
     assert(springs->slots.size() == model.springs.size() && "spring slots of another model");
@@ -113,7 +119,10 @@ void add_internal_jacobians(const ClothModel& model, const ClothState& state, bo
       add_spring(static_cast<int>(k), {p.slot(s.i, s.i), p.slot(s.i, s.j), p.slot(s.j, s.i), p.slot(s.j, s.j)});
     }
   }
-  for_each_element(model, state, [&](const auto& eval, const auto& v) { scatter_jacobians(eval, v, definite, jac); });
+  for_each_element(model, state, [&](const auto& eval, const auto& v) {
+    if (f) scatter_force(eval, v, *f);
+    scatter_jacobians(eval, v, definite, jac);
+  });
 }
 
 }  // namespace cloth

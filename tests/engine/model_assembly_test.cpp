@@ -166,6 +166,30 @@ TEST_P(ModelAssembly, CombinedTargetIsTheImplicitMatrixAndTheRightSidesProduct) 
   EXPECT_LT((as_flat(dfdx_d) - product).norm(), 1e-12 * product.norm());
 }
 
+// The implicit step takes f from the pass that assembles the Jacobians (each element evaluated
+// once, the springs tile by tile on two threads): compute_forces' f, summed in another order.
+TEST_P(ModelAssembly, ForcesOfTheJacobianPassAreComputeForces) {
+  const ClothModel cloth = model(test_material());
+  const ClothState s = perturbed(cloth, 4);
+  ExternalForces ext;
+  ext.drag = 2.0;
+  ext.wind.type = WindField::Type::Gusty;
+  ext.wind.speed = 2.0;
+  const int n = cloth.vertex_count();
+  BlockSparseMatrix A(n, coupled_pairs(cloth), BlockSparseMatrix::Storage::symmetric);
+  const ElementSlots slots(cloth, A);
+  JacobianTarget target(A, -1e-4, -1e-2);
+  std::vector<Vec3> f, reference;
+  compute_force_jacobians(cloth, s, ext, 0, /*definite=*/true, slots, f, target, nullptr, 2);
+  compute_forces(cloth, s, ext, 0, reference);
+  ASSERT_EQ(f.size(), reference.size());
+  ext.gravity.setZero();
+  std::vector<Vec3> material;  // what the elements add, without gravity's much larger share
+  compute_forces(cloth, s, ext, 0, material);
+  ASSERT_GT(as_flat(material).norm(), 1e-3);
+  EXPECT_LT((as_flat(f) - as_flat(reference)).norm(), 1e-12 * as_flat(material).norm());
+}
+
 TEST_P(ModelAssembly, RestStateHasNoForceOrEnergy) {
   GridSpec spec;
   spec.nx = spec.ny = 6;

@@ -40,9 +40,12 @@ struct SpringSlots {
 /// positive definite. `springs`, when given
 /// (SpringSlots of this model and the matrices' pattern), adds the springs' blocks without
 /// searching the rows, group by group on up to `threads` threads (the implicit integrator's hot
-/// path); otherwise they are added one by one in index order.
+/// path); otherwise they are added one by one in index order. With `f`, the forces are added
+/// to it from the same evaluation of each element (as add_internal_forces, summed in this order:
+/// equal to it up to rounding).
 void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
-                            JacobianTarget& jac, const SpringSlots* springs = nullptr, int threads = 1);
+                            JacobianTarget& jac, const SpringSlots* springs = nullptr, int threads = 1,
+                            std::vector<Vec3>* f = nullptr);
 
 /// visit(i, j) for each pair of vertices coupled by one of the material's elements (part of the
 /// sparsity pattern), element by element: every element couples all of its vertices. A pair
