@@ -3,7 +3,8 @@
 // each output element is computed by the same arithmetic whichever thread runs it, and a sum is
 // taken over fixed chunks whose partial sums are then added in chunk order. A run with 2 threads
 // is therefore bit for bit the run with 1 (tested: ParallelSolve.*), which keeps tests, saved
-// scenes and videos reproducible on any machine. Without OpenMP (e.g. clang without libomp, the
+// scenes and videos reproducible whatever the core count (for one build: compiling with or
+// without FMA, CLOTHSIM_X86_64_V3, changes the rounding). Without OpenMP (e.g. clang without libomp, the
 // fuzz build) the pragmas are ignored and everything runs on the calling thread.
 #include <algorithm>
 #include <vector>
