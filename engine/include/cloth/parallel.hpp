@@ -34,14 +34,16 @@ void parallel_for(int n, int threads, Body&& body) {
 }
 
 /// body(t) for each of `tasks` independent tasks, one thread each (up to `threads`), when
-/// `worth_it`; otherwise in order on the calling thread.
+/// `worth_it`; otherwise in order on the calling thread. Each thread takes a contiguous run of
+/// tasks: tasks numbered along the cloth (a vector's chunks, the coarse level's aggregates) then
+/// touch about the vertices that parallel_for gives the same thread, already in its core's cache.
 template <typename Body>
 void parallel_tasks(int tasks, int threads, bool worth_it, Body&& body) {
   if (threads <= 1 || !worth_it) {
     for (int t = 0; t < tasks; ++t) body(t);
     return;
   }
-#pragma omp parallel for num_threads(std::min(threads, tasks)) schedule(static, 1)
+#pragma omp parallel for num_threads(std::min(threads, tasks)) schedule(static)
   for (int t = 0; t < tasks; ++t) body(t);
 }
 
