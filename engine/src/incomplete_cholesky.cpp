@@ -151,10 +151,9 @@ bool BlockIncompleteCholesky::factor_shifted(const BlockSparseMatrix& A, const V
   // reads both, after them.
   std::array<bool, kDomains> ok{};
   parallel_tasks(kDomains, threads, n >= kMinParallelLength, [&](int d) {
-    ok[size_t(d)] = true;
-    for (int k = range_[size_t(d)]; k < range_[size_t(d) + 1] && ok[size_t(d)]; ++k) {
-      ok[size_t(d)] = factor_row(k, row_[size_t(d)]);
-    }
+    bool fine = true;  // written to ok once: neighbouring flags share a cache line
+    for (int k = range_[size_t(d)]; k < range_[size_t(d) + 1] && fine; ++k) fine = factor_row(k, row_[size_t(d)]);
+    ok[size_t(d)] = fine;
   });
   if (!std::all_of(ok.begin(), ok.end(), [](bool b) { return b; })) return false;
   for (int k = range_[kDomains]; k < n; ++k) {
