@@ -198,7 +198,7 @@ bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraint
         const Eigen::Matrix3d a_ij = free_i && is_unconstrained(s_j) ? A.block(s) : Eigen::Matrix3d(s_i * A.block(s) * s_j);
         Eigen::Matrix<double, 3, kModes>& sum = sums.of(coarse_slot_[size_t(s)], coarse_, arm_[size_t(i)]);
         sum.leftCols<3>() += a_ij;
-        // -a_ij [r_j]x, column by column (column k of [r]x is r x e_k): half the products.
+        // -a_ij [r_j]x, column by column (column k of [r]x is r x e_k): 18 products, not 27.
         const Vec3& r = arm_[size_t(j)];
         sum.col(3) -= r.z() * a_ij.col(1) - r.y() * a_ij.col(2);
         sum.col(4) -= r.x() * a_ij.col(2) - r.z() * a_ij.col(0);

@@ -166,8 +166,9 @@ TEST_P(ModelAssembly, CombinedTargetIsTheImplicitMatrixAndTheRightSidesProduct) 
   EXPECT_LT((as_flat(dfdx_d) - product).norm(), 1e-12 * product.norm());
 }
 
-// The implicit step takes f from the pass that assembles the Jacobians (each element evaluated
-// once, the springs tile by tile on two threads): compute_forces' f, summed in another order.
+// The implicit step takes f from the pass that assembles the Jacobians (the springs tile by tile,
+// on the solve's threads for a large cloth: ParallelSolve checks those bits): compute_forces' f,
+// summed in another order.
 TEST_P(ModelAssembly, ForcesOfTheJacobianPassAreComputeForces) {
   const ClothModel cloth = model(test_material());
   const ClothState s = perturbed(cloth, 4);

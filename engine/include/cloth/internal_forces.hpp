@@ -41,8 +41,8 @@ struct SpringSlots {
 /// (SpringSlots of this model and the matrices' pattern), adds the springs' blocks without
 /// searching the rows, group by group on up to `threads` threads (the implicit integrator's hot
 /// path); otherwise they are added one by one in index order. With `f`, the forces are added
-/// to it from the same evaluation of each element (as add_internal_forces, summed in this order:
-/// equal to it up to rounding).
+/// to it in the same pass (one evaluation per element kernel; a spring's force and Jacobian are
+/// two small functions), as add_internal_forces but summed in this order: equal up to rounding.
 void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
                             JacobianTarget& jac, const SpringSlots* springs = nullptr, int threads = 1,
                             std::vector<Vec3>* f = nullptr);

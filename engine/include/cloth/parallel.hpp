@@ -37,6 +37,7 @@ void parallel_for(int n, int threads, Body&& body) {
 /// `worth_it`; otherwise in order on the calling thread. Each thread takes a contiguous run of
 /// tasks: tasks numbered along the cloth (a vector's chunks, the coarse level's aggregates) then
 /// touch about the vertices that parallel_for gives the same thread, already in its core's cache.
+/// (Uneven tasks balance a little worse: XPBD's odd count of tiles at 100², about 6% on a phase.)
 template <typename Body>
 void parallel_tasks(int tasks, int threads, bool worth_it, Body&& body) {
   if (threads <= 1 || !worth_it) {
