@@ -122,7 +122,7 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
     compute_external_forces(model, state, ext, t, f);
     add_baraff_witkin(model, state, definite, slots, f, jac);
   } else {
-    // Each element evaluated once for its force and its Jacobian, the springs on `threads`.
+    // The material's forces in the Jacobians' pass (the springs on `threads`).
     compute_external_forces(model, state, ext, t, f);
     add_internal_jacobians(model, state, definite, jac, &slots.springs, threads, &f);
   }

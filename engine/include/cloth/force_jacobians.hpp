@@ -68,8 +68,8 @@ struct JacobianCorrection {
 };
 
 /// f (as compute_forces; the springs' and other non-Baraff-Witkin elements' forces are summed
-/// in the order of their Jacobians, so equal to it up to rounding), ∂f/∂x and ∂f/∂v at time t. The matrices must have the pattern of
-/// coupled_pairs. Springs contribute their Jacobian blocks; velocity damping -m c v gives -m c I
+/// in the order of their Jacobians, so equal to it up to rounding), ∂f/∂x and ∂f/∂v at time t.
+/// The matrices must have the pattern of coupled_pairs. Springs contribute their Jacobian blocks; velocity damping -m c v gives -m c I
 /// in ∂f/∂v; gravity has none; drag/wind give their exact ∂f/∂v, and of their ∂f/∂x only the
 /// symmetric part (the rest is not symmetric, which CG cannot take: the same choice B&W make
 /// for damping in section 4.5). With `definite`, each material element's ∂f/∂x is made negative
