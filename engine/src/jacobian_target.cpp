@@ -19,8 +19,7 @@ void JacobianTarget::set_zero(int threads) {
   if (dfdx_d_) dfdx_d_->assign(size_t(first_->blocks()), Vec3::Zero());
 }
 
-void JacobianTarget::add_spring(const std::array<int, 4>& slots, int i, int j, const Eigen::Matrix3d& dfdx,
-                                const Eigen::Matrix3d& dfdv) {
+void JacobianTarget::add_spring(const std::array<int, 4>& slots, int i, int j, const SpringState& spring) {
   const auto stencil = [&slots](BlockSparseMatrix& m, const Eigen::Matrix3d& b) {
     m.value(slots[0]) += b;
     m.value(slots[3]) += b;
@@ -28,15 +27,20 @@ void JacobianTarget::add_spring(const std::array<int, 4>& slots, int i, int j, c
     if (m.stores(slots[2])) m.value(slots[2]) -= b;
   };
   if (second_) {
-    stencil(*first_, dfdx);
-    stencil(*second_, dfdv);
+    stencil(*first_, spring.dfdx());
+    stencil(*second_, spring.dfdv());
     return;
   }
-  stencil(*first_, x_scale_ * dfdx + v_scale_ * dfdv);
+  // Both Jacobians are a d d^T + b I: so is their combination, and ∂f/∂x e is two terms.
+  const Vec3& d = spring.dir;
+  const double axial = x_scale_ * spring.axial_x + v_scale_ * spring.axial_v;
+  const double iso = x_scale_ * spring.iso_x + v_scale_ * spring.iso_v;
+  stencil(*first_, axial * d * d.transpose() + iso * Eigen::Matrix3d::Identity());
   if (d_) {
-    const Vec3 e = dfdx * ((*d_)[size_t(i)] - (*d_)[size_t(j)]);
-    (*dfdx_d_)[size_t(i)] += e;
-    (*dfdx_d_)[size_t(j)] -= e;
+    const Vec3 e = (*d_)[size_t(i)] - (*d_)[size_t(j)];
+    const Vec3 dfdx_e = (spring.axial_x * d.dot(e)) * d + spring.iso_x * e;
+    (*dfdx_d_)[size_t(i)] += dfdx_e;
+    (*dfdx_d_)[size_t(j)] -= dfdx_e;
   }
 }
 

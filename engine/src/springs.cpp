@@ -88,36 +88,38 @@ void apply_spring_material(std::vector<Spring>& springs, const SpringMaterial& m
   }
 }
 
-Vec3 spring_force_on_i(const Spring& s, const Vec3& xi, const Vec3& xj, const Vec3& vi,
-                       const Vec3& vj) {
+SpringState evaluate_spring(const Spring& s, const Vec3& xi, const Vec3& xj, const Vec3& vi,
+                            const Vec3& vj, bool clamp_compression) {
+  SpringState state;
   const Vec3 d = xi - xj;
   const double len = d.norm();
-  if (len < 1e-12) return Vec3::Zero();  // coincident ends: the direction is undefined
-  const Vec3 dir = d / len;
-  const double extension = len - s.rest;               // e = |P1P2| - r
-  const double closing_speed = (vi - vj).dot(dir);     // rate of change of the length
-  return -(s.k * extension + s.kd * closing_speed) * dir;
+  if (len < 1e-12) {
+    state.iso_x = -s.k;
+    state.iso_v = -s.kd / 3.0;
+    return state;
+  }
+  const double inv_len = 1.0 / len;
+  state.dir = inv_len * d;
+  const double extension = len - s.rest;                 // e = |P1P2| - r
+  const double closing_speed = (vi - vj).dot(state.dir);  // rate of change of the length
+  state.force_on_i = -(s.k * extension + s.kd * closing_speed) * state.dir;
+  double transverse = 1.0 - s.rest * inv_len;
+  if (clamp_compression) transverse = std::max(transverse, 0.0);
+  state.axial_x = -s.k * (1.0 - transverse);
+  state.iso_x = -s.k * transverse;
+  state.axial_v = -s.kd;
+  return state;
+}
+
+Vec3 spring_force_on_i(const Spring& s, const Vec3& xi, const Vec3& xj, const Vec3& vi,
+                       const Vec3& vj) {
+  return evaluate_spring(s, xi, xj, vi, vj, false).force_on_i;
 }
 
 SpringJacobian spring_jacobian(const Spring& s, const Vec3& xi, const Vec3& xj,
-                              bool clamp_compression) {
-  const Vec3 d = xi - xj;
-  const double len = d.norm();
-  SpringJacobian jac;
-  if (len < 1e-12) {
-    // Coincident ends: no direction. Use the isotropic limit of the axial stiffness so the
-    // implicit system stays well posed.
-    jac.dfdx = -s.k * Eigen::Matrix3d::Identity();
-    jac.dfdv = -s.kd / 3.0 * Eigen::Matrix3d::Identity();
-    return jac;
-  }
-  const Vec3 dir = d / len;
-  const Eigen::Matrix3d axial = dir * dir.transpose();
-  double transverse = 1.0 - s.rest / len;
-  if (clamp_compression) transverse = std::max(transverse, 0.0);
-  jac.dfdx = -s.k * (axial + transverse * (Eigen::Matrix3d::Identity() - axial));
-  jac.dfdv = -s.kd * axial;
-  return jac;
+                               bool clamp_compression) {
+  const SpringState state = evaluate_spring(s, xi, xj, Vec3::Zero(), Vec3::Zero(), clamp_compression);
+  return {state.dfdx(), state.dfdv()};
 }
 
 double spring_energy(const Spring& s, const Vec3& xi, const Vec3& xj) {

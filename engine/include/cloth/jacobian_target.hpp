@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cloth/block_sparse.hpp"
+#include "cloth/springs.hpp"
 
 namespace cloth {
 
@@ -46,10 +47,9 @@ class JacobianTarget {
     assert(slot >= 0 && "block not in the sparsity pattern");
     add(slot, row, col, dfdx, dfdv);
   }
-  /// A spring between i and j: J on (i, i) and (j, j), -J on (i, j) and (j, i), at `slots` in
-  /// that order (only the one of the last two that A stores, when A is symmetric).
-  void add_spring(const std::array<int, 4>& slots, int i, int j, const Eigen::Matrix3d& dfdx,
-                  const Eigen::Matrix3d& dfdv);
+  /// A spring between i and j: its Jacobians J on (i, i) and (j, j), -J on (i, j) and (j, i), at
+  /// `slots` in that order (only the one of the last two that A stores, when A is symmetric).
+  void add_spring(const std::array<int, 4>& slots, int i, int j, const SpringState& spring);
   /// ∂f/∂v += diag(scale d_i I) (velocity damping -m c I).
   void add_dfdv_diagonal(const std::vector<double>& d, double scale);
 

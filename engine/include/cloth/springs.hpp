@@ -31,27 +31,44 @@ std::vector<Spring> build_springs(const RestMesh& mesh);
 /// Sets k and kd of every spring from the material (see material.hpp for the mapping).
 void apply_spring_material(std::vector<Spring>& springs, const SpringMaterial& material);
 
-/// Force on vertex i (the force on j is its negative). Hooke's law F = -k e along the spring
-/// (seed 002 eq. F_spring = -k e) plus damping -kd ((v_i - v_j) . d) d with d the unit axis.
-/// Force = minus the gradient of spring_energy with respect to x_i (for the elastic part).
+/// One spring at one configuration, in the terms its force and Jacobians are made of. With l the
+/// length, d the unit axis (from j to i) and e = l - rest the extension:
+///   f_i = -(k e + kd ((v_i - v_j) . d)) d           Hooke plus axial damping (seed 002 section 4),
+///   ∂f_i/∂x_i = axial_x d d^T + iso_x I             = -k [d d^T + (1 - rest/l)(I - d d^T)],
+///   ∂f_i/∂v_i = axial_v d d^T + iso_v I             = -kd d d^T.
+/// The force on j is -f_i. Both Jacobians are the (i, i) block; by symmetry of the stencil the
+/// (j, j) block is the same and the (i, j), (j, i) blocks are their negatives. The damping force's
+/// dependence on x is dropped, as Baraff-Witkin advise for damping terms (seed 001 section 4.5).
+struct SpringState {
+  Vec3 dir = Vec3::Zero();         ///< d; zero for coincident ends
+  Vec3 force_on_i = Vec3::Zero();  ///< f_i, N
+  double axial_x = 0, iso_x = 0;   ///< N/m
+  double axial_v = 0, iso_v = 0;   ///< N*s/m
+
+  Eigen::Matrix3d dfdx() const { return axial_x * dir * dir.transpose() + iso_x * Eigen::Matrix3d::Identity(); }
+  Eigen::Matrix3d dfdv() const { return axial_v * dir * dir.transpose() + iso_v * Eigen::Matrix3d::Identity(); }
+};
+
+/// The spring's state. With `clamp_compression` the transverse term (1 - rest/l), negative when
+/// the spring is compressed, is clamped at 0: ∂f/∂x is then negative semidefinite, which keeps
+/// the implicit system positive definite (the usual fix, cf. Choi & Ko 2002). Coincident ends
+/// have no direction: no force, and the isotropic limits ∂f/∂x = -k I, ∂f/∂v = -kd/3 I, so the
+/// implicit system stays well posed.
+SpringState evaluate_spring(const Spring& s, const Vec3& xi, const Vec3& xj, const Vec3& vi,
+                            const Vec3& vj, bool clamp_compression);
+
+/// evaluate_spring's force on vertex i (the force on j is its negative), N.
 Vec3 spring_force_on_i(const Spring& s, const Vec3& xi, const Vec3& xj, const Vec3& vi,
                        const Vec3& vj);
 
 /// Elastic energy k/2 (|x_i - x_j| - rest)^2, J.
 double spring_energy(const Spring& s, const Vec3& xi, const Vec3& xj);
 
-/// Force derivatives of one spring. Both are the (i, i) block; by symmetry of the stencil the
-/// (j, j) block is the same and the (i, j), (j, i) blocks are their negatives.
+/// evaluate_spring's Jacobians as matrices.
 struct SpringJacobian {
   Eigen::Matrix3d dfdx;  ///< ∂f_i/∂x_i of the elastic force, N/m (symmetric)
   Eigen::Matrix3d dfdv;  ///< ∂f_i/∂v_i of the damping force, N*s/m (symmetric, negative semidefinite)
 };
-
-/// dfdx = -k [d d^T + (1 - rest/l)(I - d d^T)], dfdv = -kd d d^T, with d the unit axis, l the length.
-/// With `clamp_compression` the transverse term (1 - rest/l), negative when the spring is
-/// compressed, is clamped at 0: the matrix is then negative semidefinite, which keeps the implicit
-/// system positive definite (the usual fix, cf. Choi & Ko 2002). The damping force's dependence on
-/// x is dropped, as Baraff-Witkin advise for damping terms (seed 001 section 4.5).
 SpringJacobian spring_jacobian(const Spring& s, const Vec3& xi, const Vec3& xj, bool clamp_compression);
 
 /// The springs in vertex-disjoint groups (an edge colouring of the spring graph): no two springs
@@ -92,13 +109,22 @@ struct SpringTiles {
   /// every thread count does the same arithmetic (parallel.hpp).
   template <typename Visit>
   void for_each(int threads, Visit&& visit) const {
+    for_each_tile(threads, [&](int begin, int end) {
+      for (int m = begin; m < end; ++m) visit(m);
+    });
+  }
+
+  /// visit_tile(begin, end) for each tile, positions [begin, end) of `order`, in for_each's order
+  /// and on its threads.
+  template <typename VisitTile>
+  void for_each_tile(int threads, VisitTile&& visit_tile) const {
     for (int phase = 0; phase < 2; ++phase) {
       const int first = phase == 0 ? 0 : odd_tiles_start;
       const int last = phase == 0 ? odd_tiles_start : tile_count();
       const bool worth_it = tile_start[size_t(last)] - tile_start[size_t(first)] >= kMinParallelLength;
       parallel_tasks(last - first, threads, worth_it, [&](int t) {
         const size_t tile = size_t(first + t);
-        for (int m = tile_start[tile]; m < tile_start[tile + 1]; ++m) visit(m);
+        visit_tile(tile_start[tile], tile_start[tile + 1]);
       });
     }
   }
