@@ -16,12 +16,12 @@ namespace {
 
 // The Hooke kernel of springs.hpp as a two-vertex element (exact elastic Jacobian, no clamping).
 ElementEval<6> hooke_element(const Spring& s, const std::vector<Vec3>& x, const std::vector<Vec3>& v) {
-  const SpringState e = evaluate_spring(s, x[s.i], x[s.j], v[s.i], v[s.j], false);
+  const SpringState spring = evaluate_spring(s, x[s.i], x[s.j], v[s.i], v[s.j], false);
   ElementEval<6> out;
   out.energy = spring_energy(s, x[s.i], x[s.j]);
-  out.force << e.force_on_i, -e.force_on_i;
-  out.dfdx = two_point_matrix(e.dfdx());
-  out.dfdv = two_point_matrix(e.dfdv());
+  out.force << spring.force_on_i, -spring.force_on_i;
+  out.dfdx = two_point_matrix(spring.dfdx());
+  out.dfdv = two_point_matrix(spring.dfdv());
   return out;
 }
 

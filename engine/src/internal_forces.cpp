@@ -102,12 +102,12 @@ void add_internal_jacobians(const ClothModel& model, const ClothState& state, bo
     const Spring& s = model.springs[size_t(k)];
     return evaluate_spring(s, state.x[s.i], state.x[s.j], state.v[s.i], state.v[s.j], definite);
   };
-  const auto add_spring = [&](int k, const std::array<int, 4>& slot, const SpringState& e) {
+  const auto add_spring = [&](int k, const std::array<int, 4>& slot, const SpringState& spring) {
     const Spring& s = model.springs[size_t(k)];
-    jac.add_spring(slot, s.i, s.j, e);
+    jac.add_spring(slot, s.i, s.j, spring);
     if (f) {  // a tile's springs share no vertex with another's of the same phase (SpringTiles)
-      (*f)[size_t(s.i)] += e.force_on_i;
-      (*f)[size_t(s.j)] -= e.force_on_i;
+      (*f)[size_t(s.i)] += spring.force_on_i;
+      (*f)[size_t(s.j)] -= spring.force_on_i;
     }
   };
   if (springs) {

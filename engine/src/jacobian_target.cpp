@@ -1,5 +1,7 @@
 #include "cloth/jacobian_target.hpp"
 
+#include "cloth/springs.hpp"
+
 namespace cloth {
 
 JacobianTarget::JacobianTarget(BlockSparseMatrix& dfdx, BlockSparseMatrix& dfdv) : first_(&dfdx), second_(&dfdv) {
@@ -31,16 +33,17 @@ void JacobianTarget::add_spring(const std::array<int, 4>& slots, int i, int j, c
     stencil(*second_, spring.dfdv());
     return;
   }
-  // Both Jacobians are a d d^T + b I: so is their combination, and ∂f/∂x e is two terms.
-  const Vec3& d = spring.dir;
+  // Both Jacobians are a dir dir^T + b I: so is their combination, and ∂f/∂x times the spring's
+  // difference of d is two terms.
+  const Vec3& dir = spring.dir;
   const double axial = x_scale_ * spring.axial_x + v_scale_ * spring.axial_v;
   const double iso = x_scale_ * spring.iso_x + v_scale_ * spring.iso_v;
-  stencil(*first_, axial * d * d.transpose() + iso * Eigen::Matrix3d::Identity());
+  stencil(*first_, axial * dir * dir.transpose() + iso * Eigen::Matrix3d::Identity());
   if (d_) {
-    const Vec3 e = (*d_)[size_t(i)] - (*d_)[size_t(j)];
-    const Vec3 dfdx_e = (spring.axial_x * d.dot(e)) * d + spring.iso_x * e;
-    (*dfdx_d_)[size_t(i)] += dfdx_e;
-    (*dfdx_d_)[size_t(j)] -= dfdx_e;
+    const Vec3 d_ij = (*d_)[size_t(i)] - (*d_)[size_t(j)];
+    const Vec3 dfdx_d_ij = (spring.axial_x * dir.dot(d_ij)) * dir + spring.iso_x * d_ij;
+    (*dfdx_d_)[size_t(i)] += dfdx_d_ij;
+    (*dfdx_d_)[size_t(j)] -= dfdx_d_ij;
   }
 }
 

@@ -40,7 +40,7 @@ std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model);
 /// (the implicit integrator's hot path); other models' elements are added through
 /// BlockSparseMatrix::add.
 struct ElementSlots {
-  SpringSlots springs;                           ///< per model.springs, and their groups
+  SpringSlots springs;                           ///< per model.springs, and their tiles
   std::vector<std::array<int, 9>> bw_triangles;  ///< per model.bw_triangles (stretch and shear)
   std::vector<std::array<int, 16>> bw_bends;     ///< per model.bw_bends
   std::vector<std::array<int, 9>> triangles;     ///< per model.mesh.triangles (drag / wind)

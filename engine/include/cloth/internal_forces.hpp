@@ -18,9 +18,9 @@ void add_internal_forces(const ClothModel& model, const ClothState& state, std::
 double internal_energy(const ClothModel& model, const ClothState& state);
 
 /// Where each Hooke spring's blocks live in matrices of the implicit pattern, looked up once per
-/// topology, and the springs in groups that share no vertex: a group's springs add to disjoint
-/// blocks, so one group at a time runs on several threads while every block still receives its
-/// terms in the same order (parallel.hpp: the same bits for every thread count).
+/// topology, and the springs in tiles: the tiles of one phase add to disjoint blocks, so they run
+/// on several threads while every block still receives its terms in the same order (parallel.hpp:
+/// the same bits for every thread count).
 struct SpringSlots {
   std::vector<std::array<int, 4>> slots;  ///< per model.springs: (i,i), (i,j), (j,i), (j,j)
   /// The springs in tiles of nearby vertices (SpringTiles, XPBD's order too): a tile's blocks
@@ -39,10 +39,10 @@ struct SpringSlots {
 /// clamp; Baraff-Witkin: project_psd of the element Hessian), so the implicit system matrix stays
 /// positive definite. `springs`, when given
 /// (SpringSlots of this model and the matrices' pattern), adds the springs' blocks without
-/// searching the rows, group by group on up to `threads` threads (the implicit integrator's hot
+/// searching the rows, tile by tile on up to `threads` threads (the implicit integrator's hot
 /// path); otherwise they are added one by one in index order. With `f`, the forces are added
-/// to it in the same pass (one evaluation per element kernel; a spring's force and Jacobian are
-/// two small functions), as add_internal_forces but summed in this order: equal up to rounding.
+/// to it in the same pass (one evaluation per element: a spring's force and Jacobians come from
+/// one evaluate_spring), as add_internal_forces but summed in this order: equal up to rounding.
 void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
                             JacobianTarget& jac, const SpringSlots* springs = nullptr, int threads = 1,
                             std::vector<Vec3>* f = nullptr);

@@ -11,9 +11,10 @@
 #include <vector>
 
 #include "cloth/block_sparse.hpp"
-#include "cloth/springs.hpp"
 
 namespace cloth {
+
+struct SpringState;  // springs.hpp
 
 class JacobianTarget {
  public:

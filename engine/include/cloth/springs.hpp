@@ -32,7 +32,7 @@ std::vector<Spring> build_springs(const RestMesh& mesh);
 void apply_spring_material(std::vector<Spring>& springs, const SpringMaterial& material);
 
 /// One spring at one configuration, in the terms its force and Jacobians are made of. With l the
-/// length, d the unit axis (from j to i) and e = l - rest the extension:
+/// length, d the unit axis (from j to i) and e = l - rest the extension (seed 002 eq. F = -k e):
 ///   f_i = -(k e + kd ((v_i - v_j) . d)) d           Hooke plus axial damping (seed 002 section 4),
 ///   ∂f_i/∂x_i = axial_x d d^T + iso_x I             = -k [d d^T + (1 - rest/l)(I - d d^T)],
 ///   ∂f_i/∂v_i = axial_v d d^T + iso_v I             = -kd d d^T.
@@ -45,8 +45,12 @@ struct SpringState {
   double axial_x = 0, iso_x = 0;   ///< N/m
   double axial_v = 0, iso_v = 0;   ///< N*s/m
 
-  Eigen::Matrix3d dfdx() const { return axial_x * dir * dir.transpose() + iso_x * Eigen::Matrix3d::Identity(); }
-  Eigen::Matrix3d dfdv() const { return axial_v * dir * dir.transpose() + iso_v * Eigen::Matrix3d::Identity(); }
+  Eigen::Matrix3d dfdx() const {
+    return axial_x * dir * dir.transpose() + iso_x * Eigen::Matrix3d::Identity();
+  }
+  Eigen::Matrix3d dfdv() const {
+    return axial_v * dir * dir.transpose() + iso_v * Eigen::Matrix3d::Identity();
+  }
 };
 
 /// The spring's state. With `clamp_compression` the transverse term (1 - rest/l), negative when
