@@ -25,87 +25,14 @@
 #include <utility>
 #include <vector>
 
-#include "cloth/forces.hpp"
-#include "cloth/mesh.hpp"
 #include "cloth/simulation.hpp"
 #include "bench_common.hpp"
+#include "hanging_cloth.hpp"
 
 namespace {
 
-// A benchmarked configuration: an integrator and how it is run.
-struct Variant {
-  std::string integrator;
-  bool free = false;         // no sphere
-  bool bullet_like = false;  // XPBD with the peer's 4 substeps x 10 passes
-  int threads = 1;
-  bool two_level = false;    // the two-level preconditioner
-  double stiffness = 1;      // factor on the default material's stretch and shear springs
-  double tolerance = 0;      // the CG's epsilon; 0: SolverSettings' default (1e-3)
-};
-
-const std::vector<std::pair<std::string, Variant>> kVariants = {
-    {"implicit", {"implicit"}},
-    {"xpbd", {"xpbd"}},
-    {"verlet", {"verlet"}},
-    {"symplectic-euler", {"symplectic-euler"}},
-    {"rk4", {"rk4"}},
-    {"explicit-euler", {"explicit-euler"}},
-    {"implicit-free", {"implicit", true}},
-    {"xpbd-4x10", {"xpbd", false, true}},
-    {"implicit-2threads", {"implicit", false, false, 2}},
-    {"implicit-2level", {"implicit", false, false, 1, true}},
-    {"implicit-2level-2threads", {"implicit", false, false, 2, true}},
-    {"xpbd-4x10-2threads", {"xpbd", false, true, 2}},
-    {"implicit-stiff", {"implicit", false, false, 1, false, 5}},
-    {"implicit-stiff-2threads", {"implicit", false, false, 2, false, 5}},
-    {"implicit-stiff-2level", {"implicit", false, false, 1, true, 5}},
-    {"implicit-stiff-2level-2threads", {"implicit", false, false, 2, true, 5}},
-    {"implicit-stiff-2level-tol1e-6", {"implicit", false, false, 1, true, 5, 1e-6}},
-    {"implicit-stiff-2level-2threads-tol1e-6", {"implicit", false, false, 2, true, 5, 1e-6}},
-};
 using bench::kWarmupFrames;
-
-cloth::Simulation hanging_cloth(int n, const Variant& variant) {
-  const std::string& integrator = variant.integrator;
-  cloth::GridSpec spec;
-  spec.nx = spec.ny = n;
-  spec.center = cloth::Vec3(0, 1, 0);
-  cloth::SpringMaterial material;
-  material.density = bench::kMass;  // kg/m^2 over 1 m^2
-  material.stretch *= variant.stiffness;
-  material.shear *= variant.stiffness;
-  cloth::SolverSettings solver;
-  solver.integrator = integrator;
-  solver.substeps = 1;
-  solver.adaptive = true;
-  // Every variant runs on one thread (the "on one core") except the "-2threads" ones, the
-  // same computation on two (the same bits, parallel.hpp).
-  solver.threads = variant.threads;
-  if (variant.tolerance > 0) solver.tolerance = variant.tolerance;
-  solver.preconditioner = variant.two_level ? cloth::Preconditioner::two_level : cloth::Preconditioner::incomplete_cholesky;
-  if (variant.bullet_like) {
-    // Bullet's settings in the peer (bullet_peer.cpp): 4 substeps of 1/240 s, 10 Gauss-Seidel
-    // passes over the constraints per substep; softer than Bullet's links (compliance 1/k).
-    solver.substeps = 4;
-    solver.xpbd_iterations = 10;
-    solver.adaptive = false;
-  } else if (integrator == "xpbd") {
-    // XPBD is stable at any step but one pass per substep is soft unless k h^2 / m is small
-    // (docs/physics.md): the stretch test cannot see softness, so XPBD gets the substeps that
-    // make k h^2 / m = 1/4 for the lightest vertex instead of adaptive steps.
-    const double vertex_mass = material.density / ((n - 1) * (n - 1));
-    const double h = std::sqrt(0.25 * vertex_mass / material.stretch);
-    solver.substeps = static_cast<int>(std::ceil(solver.dt / h));
-    solver.adaptive = false;
-  }
-  std::vector<cloth::Collider> colliders;
-  if (!variant.free) {
-    colliders.push_back(cloth::Collider{cloth::SphereShape{
-        cloth::Vec3(bench::kSphereX, bench::kSphereY, bench::kSphereZ), bench::kSphereRadius}});
-  }
-  return cloth::Simulation(cloth::build_model(cloth::make_grid(spec), material), colliders,
-                           {0, n - 1}, solver, cloth::Vec3(0, -bench::kGravity, 0));
-}
+using bench::Variant;
 
 struct Cached {
   std::unique_ptr<cloth::Simulation> sim;
@@ -119,7 +46,7 @@ Cached& warmed_up(const std::string& name, const Variant& variant, int n) {
   std::unique_ptr<Cached>& c = cache[{name, n}];
   if (!c) {
     c = std::make_unique<Cached>();
-    c->sim = std::make_unique<cloth::Simulation>(hanging_cloth(n, variant));
+    c->sim = std::make_unique<cloth::Simulation>(bench::hanging_cloth(n, variant));
     c->heap.sample();
     for (int f = 0; f < kWarmupFrames; ++f) {
       c->sim->step();
@@ -176,7 +103,7 @@ void BM_Frame(benchmark::State& state, const std::string& name, const Variant& v
 // methods need thousands of steps per frame on the finest grids; they are measured only where a
 // frame takes seconds at most, which is itself the lesson of "Large Steps".
 const bool kRegistered = [] {
-  for (const auto& [name, variant] : kVariants) {
+  for (const auto& [name, variant] : bench::variants()) {
     auto* b = benchmark::RegisterBenchmark(("BM_Frame/" + name).c_str(), BM_Frame, name, variant);
     const bool cheap = variant.integrator == "implicit" || variant.integrator == "xpbd";
     for (int n : bench::kGridSizes) {

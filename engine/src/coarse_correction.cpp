@@ -115,6 +115,11 @@ void CoarseCorrection::analyze(const BlockSparseMatrix& A) {
   coarse_pattern_ = BlockSparseMatrix(count, pairs);
   const BlockSparseMatrix& coarse = coarse_pattern_;
   coarse_.assign(size_t(coarse.slots()), Block::Zero());
+  half_.assign(size_t(coarse.slots()), Block::Zero());
+  mirror_.resize(size_t(coarse.slots()));
+  for (int a = 0; a < count; ++a) {
+    for (int s = coarse.row_begin(a); s < coarse.row_end(a); ++s) mirror_[size_t(s)] = coarse.slot(coarse.col(s), a);
+  }
   coarse_slot_.resize(size_t(A.slots()));
   for (int i = 0; i < n; ++i) {
     for (int s = A.row_begin(i); s < A.row_end(i); ++s) {
@@ -144,6 +149,20 @@ void CoarseCorrection::analyze(const BlockSparseMatrix& A) {
     }
   }
   cholesky_.analyze(upper);
+}
+
+bool CoarseCorrection::rotations_free(int a, const VertexConstraints& c) const {
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
+  for (int m = members_start_[size_t(a)]; m < members_start_[size_t(a) + 1]; ++m) {
+    const int i = members_[size_t(m)];
+    if (!is_unconstrained(c.S[size_t(i)])) return false;
+    const Vec3& r = arm_[size_t(i)];
+    inertia.diagonal().array() += r.squaredNorm();
+    inertia.noalias() -= r * r.transpose();
+  }
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig;
+  eig.computeDirect(inertia, Eigen::EigenvaluesOnly);
+  return eig.eigenvalues()(0) >= kConstrainedDirection;
 }
 
 CoarseCorrection::Modes CoarseCorrection::modes(int i) const {
@@ -178,40 +197,55 @@ bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraint
       }
     });
   }
-  // Coarse row a gathers the rows of its members (one writer per coarse block: any thread count
-  // adds the same terms in the same order): A_c(a, b) = Σ (S_i T_i)^T A_ij (S_j T_j)
-  // = Σ_i T_i^T Σ_j a_ij T_j with a_ij = S_i A_ij S_j (A_ij itself between free vertices, most of
-  // them). With T = [I | -[r]x] (R = [r]x), each row i first sums a_ij T_j = [a_ij | -a_ij R_j]
-  // over the j of one aggregate b, and multiplies by T_i^T once per aggregate it reaches:
-  // [sum; R_i sum]. A row of A reaches one to four aggregates, so this is a third of the
-  // products of applying T_i^T block by block.
+  // A_c(a, b) = Σ (S_i T_i)^T A_ij (S_j T_j) over i in a, j in b, with a_ij = S_i A_ij S_j (A_ij
+  // itself between free vertices, most of them). A is symmetric, so A_c = H + H^T with
+  // H(a, b) = Σ T_i^T h_ij T_j over A's blocks on and above the diagonal (j > i, and a_ii / 2 for
+  // j = i): each block of A is read once, from its stored half (BlockSparseMatrix::Storage::
+  // symmetric), and half the products of summing over whole rows are left out.
+  // Coarse row a of H gathers the upper rows of its members (one writer per block: any thread
+  // count adds the same terms in the same order). With T = [I | -[r]x] (R = [r]x), each row i
+  // first sums h_ij T_j = [h_ij | -h_ij R_j] over the j of one aggregate b, and multiplies by
+  // T_i^T once per aggregate it reaches: [sum; R_i sum].
   parallel_tasks(aggregates(), threads, worth_it, [&](int a) {
-    for (int s = coarse.row_begin(a); s < coarse.row_end(a); ++s) coarse_[size_t(s)].setZero();
+    for (int s = coarse.row_begin(a); s < coarse.row_end(a); ++s) half_[size_t(s)].setZero();
     RowSums sums;
     for (int m = members_start_[size_t(a)]; m < members_start_[size_t(a) + 1]; ++m) {
       const int i = members_[size_t(m)];
       const Eigen::Matrix3d& s_i = c.S[size_t(i)];
       const bool free_i = is_unconstrained(s_i);
-      for (int s = A.row_begin(i); s < A.row_end(i); ++s) {
+      for (int s = A.diagonal_slot(i); s < A.row_end(i); ++s) {
         const int j = A.col(s);
         const Eigen::Matrix3d& s_j = c.S[size_t(j)];
-        const Eigen::Matrix3d a_ij = free_i && is_unconstrained(s_j) ? A.block(s) : Eigen::Matrix3d(s_i * A.block(s) * s_j);
-        Eigen::Matrix<double, 3, kModes>& sum = sums.of(coarse_slot_[size_t(s)], coarse_, arm_[size_t(i)]);
-        sum.leftCols<3>() += a_ij;
-        // -a_ij [r_j]x, column by column (column k of [r]x is r x e_k): 18 products, not 27.
+        const Eigen::Matrix3d& a_ij = A.value(s);
+        Eigen::Matrix3d h_ij = free_i && is_unconstrained(s_j) ? a_ij : Eigen::Matrix3d(s_i * a_ij * s_j);
+        if (j == i) h_ij *= 0.5;  // exact: H + H^T counts it twice
+        Eigen::Matrix<double, 3, kModes>& sum = sums.of(coarse_slot_[size_t(s)], half_, arm_[size_t(i)]);
+        sum.leftCols<3>() += h_ij;
+        // -h_ij [r_j]x, column by column (column k of [r]x is r x e_k): 18 products, not 27.
         const Vec3& r = arm_[size_t(j)];
-        sum.col(3) -= r.z() * a_ij.col(1) - r.y() * a_ij.col(2);
-        sum.col(4) -= r.x() * a_ij.col(2) - r.z() * a_ij.col(0);
-        sum.col(5) -= r.y() * a_ij.col(0) - r.x() * a_ij.col(1);
+        sum.col(3) -= r.z() * h_ij.col(1) - r.y() * h_ij.col(2);
+        sum.col(4) -= r.x() * h_ij.col(2) - r.z() * h_ij.col(0);
+        sum.col(5) -= r.y() * h_ij.col(0) - r.x() * h_ij.col(1);
       }
-      sums.flush(coarse_, arm_[size_t(i)]);
+      sums.flush(half_, arm_[size_t(i)]);
+    }
+  });
+  parallel_tasks(aggregates(), threads, worth_it, [&](int a) {
+    for (int s = coarse.row_begin(a); s < coarse.row_end(a); ++s) {
+      coarse_[size_t(s)] = half_[size_t(s)] + half_[size_t(mirror_[size_t(s)])].transpose();
     }
   });
   // A patch motion that every member has constrained (a zero column of P, or one of rounding
   // size when they all slide on the same tilted plane, or a rotation of a one-vertex patch) would
   // leave A_c singular: on the null space of N_a = Σ T_i^T S_i T_i the block gets the identity,
   // scaled like the block (the correction there is multiplied by S_i T_i and vanishes anyway).
+  // Most aggregates have no constrained member (S_i = I). Their N_a = Σ T_i^T T_i is
+  // [m I, -[Σ r_i]x; [Σ r_i]x, J] with Σ r_i = 0 (arms about the centroid, up to rounding) and
+  // J = Σ (|r_i|² I - r_i r_i^T), the patch's inertia: only a rotation can be null (arms zero,
+  // or members on one line), and J's closed-form 3 x 3 eigenvalues tell without the 6 x 6
+  // products and eigen-decomposition (bench/README.md, session 25).
   parallel_tasks(aggregates(), threads, worth_it, [&](int a) {
+    if (rotations_free(a, c)) return;
     Block free_directions = Block::Zero();
     for (int m = members_start_[size_t(a)]; m < members_start_[size_t(a) + 1]; ++m) {
       const int i = members_[size_t(m)];

@@ -330,6 +330,20 @@ TEST(TwoLevel, AFullyConstrainedSystemGivesZ) {
   for (int i = 0; i < 100; ++i) EXPECT_EQ(dv[size_t(i)], s.c.z[size_t(i)]);
 }
 
+// A free, straight chain (a rope): every aggregate's members lie on one line, so the rotation
+// about that line moves none of them and is a null direction of the coarse level even though no
+// vertex is constrained (CoarseCorrection::rotations_free must see it, or A_c is singular).
+TEST(TwoLevel, AStraightFreeChainStillFactorsAndMatchesTheDirectSolve) {
+  const int n = 200;
+  RandomSystem s = make_system(n, 11, /*random_pairs=*/false);
+  s.c.reset(n);
+  const Vec3 along = Vec3(1, 2, 3).normalized();
+  for (int i = 0; i < n; ++i) s.x.push_back(0.01 * i * along);
+  std::vector<Vec3> direct;
+  ASSERT_TRUE(constrained_direct_solve(s.A, s.b, s.c, direct).converged);
+  checked_pcg_iterations(s, Preconditioner::two_level, direct);
+}
+
 // Every vertex sliding on the same tilted plane (a cloth on a slope): each aggregate's translation
 // along the normal is constrained for all its members, but S_i n is rounding, not zero, so A_c is
 // singular only up to rounding. On the cloth's own plane, so are the patches' rotations about

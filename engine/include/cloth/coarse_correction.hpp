@@ -64,9 +64,14 @@ class CoarseCorrection {
   using Modes = Eigen::Matrix<double, 3, kModes>;
   /// T_i = [I | -[r_i]x]: vertex i's motion for the patch motion (t, w), t + w x r_i.
   Modes modes(int i) const;
+  /// Whether aggregate a has no constrained member and its rotations move it (the arms do not
+  /// all lie on one line, nor vanish): then no direction of its Σ T_i^T S_i T_i is null.
+  bool rotations_free(int a, const VertexConstraints& c) const;
 
   BlockSparseMatrix coarse_pattern_;  ///< A_c's pattern (its 3 x 3 values are unused)
   std::vector<Block> coarse_;       ///< A_c's blocks, by slot of coarse_pattern_
+  std::vector<Block> half_;         ///< H of A_c = H + H^T (factor()), by the same slots
+  std::vector<int> mirror_;         ///< slot of A_c's block (b, a) for the slot of (a, b)
   std::vector<int> coarse_slot_;    ///< the block of A_c each slot of A adds to
   std::vector<Vec3> arm_;           ///< r_i: offset from the aggregate's centroid / its rms radius
   std::vector<int> position_;       ///< aggregate -> its place in the factor's (AMD) order

@@ -1,0 +1,77 @@
+#include "hanging_cloth.hpp"
+
+#include <cmath>
+
+#include "bench_common.hpp"
+#include "cloth/forces.hpp"
+#include "cloth/mesh.hpp"
+
+namespace bench {
+
+const std::vector<std::pair<std::string, Variant>>& variants() {
+  static const std::vector<std::pair<std::string, Variant>> kVariants = {
+      {"implicit", {"implicit"}},
+      {"xpbd", {"xpbd"}},
+      {"verlet", {"verlet"}},
+      {"symplectic-euler", {"symplectic-euler"}},
+      {"rk4", {"rk4"}},
+      {"explicit-euler", {"explicit-euler"}},
+      {"implicit-free", {"implicit", true}},
+      {"xpbd-4x10", {"xpbd", false, true}},
+      {"implicit-2threads", {"implicit", false, false, 2}},
+      {"implicit-2level", {"implicit", false, false, 1, true}},
+      {"implicit-2level-2threads", {"implicit", false, false, 2, true}},
+      {"xpbd-4x10-2threads", {"xpbd", false, true, 2}},
+      {"implicit-stiff", {"implicit", false, false, 1, false, 5}},
+      {"implicit-stiff-2threads", {"implicit", false, false, 2, false, 5}},
+      {"implicit-stiff-2level", {"implicit", false, false, 1, true, 5}},
+      {"implicit-stiff-2level-2threads", {"implicit", false, false, 2, true, 5}},
+      {"implicit-stiff-2level-tol1e-6", {"implicit", false, false, 1, true, 5, 1e-6}},
+      {"implicit-stiff-2level-2threads-tol1e-6", {"implicit", false, false, 2, true, 5, 1e-6}},
+  };
+  return kVariants;
+}
+
+cloth::Simulation hanging_cloth(int n, const Variant& variant) {
+  const std::string& integrator = variant.integrator;
+  cloth::GridSpec spec;
+  spec.nx = spec.ny = n;
+  spec.center = cloth::Vec3(0, 1, 0);
+  cloth::SpringMaterial material;
+  material.density = kMass;  // kg/m^2 over 1 m^2
+  material.stretch *= variant.stiffness;
+  material.shear *= variant.stiffness;
+  cloth::SolverSettings solver;
+  solver.integrator = integrator;
+  solver.substeps = 1;
+  solver.adaptive = true;
+  // Every variant runs on one thread (the "on one core") except the "-2threads" ones, the
+  // same computation on two (the same bits, parallel.hpp).
+  solver.threads = variant.threads;
+  if (variant.tolerance > 0) solver.tolerance = variant.tolerance;
+  solver.preconditioner = variant.two_level ? cloth::Preconditioner::two_level : cloth::Preconditioner::incomplete_cholesky;
+  if (variant.bullet_like) {
+    // Bullet's settings in the peer (bullet_peer.cpp): 4 substeps of 1/240 s, 10 Gauss-Seidel
+    // passes over the constraints per substep; softer than Bullet's links (compliance 1/k).
+    solver.substeps = 4;
+    solver.xpbd_iterations = 10;
+    solver.adaptive = false;
+  } else if (integrator == "xpbd") {
+    // XPBD is stable at any step but one pass per substep is soft unless k h^2 / m is small
+    // (docs/physics.md): the stretch test cannot see softness, so XPBD gets the substeps that
+    // make k h^2 / m = 1/4 for the lightest vertex instead of adaptive steps.
+    const double vertex_mass = material.density / ((n - 1) * (n - 1));
+    const double h = std::sqrt(0.25 * vertex_mass / material.stretch);
+    solver.substeps = static_cast<int>(std::ceil(solver.dt / h));
+    solver.adaptive = false;
+  }
+  std::vector<cloth::Collider> colliders;
+  if (!variant.free) {
+    colliders.push_back(cloth::Collider{cloth::SphereShape{
+        cloth::Vec3(kSphereX, kSphereY, kSphereZ), kSphereRadius}});
+  }
+  return cloth::Simulation(cloth::build_model(cloth::make_grid(spec), material), colliders,
+                           {0, n - 1}, solver, cloth::Vec3(0, -kGravity, 0));
+}
+
+}  // namespace bench

@@ -1,0 +1,32 @@
+// The benchmark's scene and its variants (bench/README.md): a 1 m x 1 m cloth of total mass 0.1 kg
+// hanging from two adjacent corners above a sphere of radius 0.3 m (bench_common.hpp), run by
+// each integrator with the settings the variant names. Shared by the frame benchmark
+// (step_bench.cpp) and the solve's parts on a fixed system (solver_parts_bench.cpp).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cloth/simulation.hpp"
+
+namespace bench {
+
+// A benchmarked configuration: an integrator and how it is run.
+struct Variant {
+  std::string integrator;
+  bool free = false;         // no sphere
+  bool bullet_like = false;  // XPBD with the peer's 4 substeps x 10 passes
+  int threads = 1;
+  bool two_level = false;    // the two-level preconditioner
+  double stiffness = 1;      // factor on the default material's stretch and shear springs
+  double tolerance = 0;      // the CG's epsilon; 0: SolverSettings' default (1e-3)
+};
+
+/// The named variants, in the table's order (step_bench.cpp's header says what each is).
+const std::vector<std::pair<std::string, Variant>>& variants();
+
+/// The scene at n x n vertices, at rest in its plane, for `variant`.
+cloth::Simulation hanging_cloth(int n, const Variant& variant);
+
+}  // namespace bench
