@@ -8,18 +8,18 @@
 #include <array>
 #include <utility>
 
-#include <Eigen/Cholesky>
 
 #include "cloth/parallel.hpp"
+#include "cloth/positive_definite_inverse.hpp"
 
 namespace cloth {
 
 namespace {
 
-// Ã's block (i, j) of the constrained problem (see the header).
+// Ã's block (i, j) of the constrained problem (see the header) for a pair with a constrained
+// vertex (between free vertices it is A's block itself).
 Eigen::Matrix3d reduced_block(const Eigen::Matrix3d& a, const Eigen::Matrix3d& Si,
                               const Eigen::Matrix3d& Sj, bool diagonal) {
-  if (is_unconstrained(Si) && is_unconstrained(Sj)) return a;  // between free vertices, most of them
   Eigen::Matrix3d r = Si * a * Sj;
   if (diagonal) r += Eigen::Matrix3d::Identity() - Si;
   return r;
@@ -118,12 +118,10 @@ bool BlockIncompleteCholesky::eliminate(int k, std::vector<Eigen::Matrix3d>& row
       }
     }
   }
-  // U_kk is the pivot D_k. It must be SPD (LLT succeeds and everything is finite: Eigen's LLT does
-  // not flag NaN).
+  // U_kk is the pivot D_k. It must be SPD, and finite.
   const Eigen::Matrix3d d = 0.5 * (row[0] + row[0].transpose());
-  const Eigen::LLT<Eigen::Matrix3d> llt(d);
-  if (!d.allFinite() || llt.info() != Eigen::Success) return false;
-  const Eigen::Matrix3d d_inv = llt.solve(Eigen::Matrix3d::Identity());
+  Eigen::Matrix3d d_inv;
+  if (!d.allFinite() || !invert_positive_definite(d, d_inv)) return false;
   factor_[size_t(dk)] = d_inv.cast<float>();
   for (int s = dk + 1; s < end_k; ++s) {
     factor_[size_t(s)] = row[size_t(s - dk)].cast<float>();                                   // U_kj
@@ -141,9 +139,12 @@ bool BlockIncompleteCholesky::factor_shifted(const BlockSparseMatrix& A, const V
     const int v = order_[size_t(k)];
     const int dk = diag_[size_t(k)];
     const int* a_slot = a_slot_.data() + (dk - upper_offset_[size_t(k)]);  // row k's, from its diagonal
-    row[0] = (1.0 + alpha) * reduced_block(A.block(a_slot[0]), c.S[v], c.S[v], true);
+    const bool free_k = free_[size_t(k)];
+    row[0] = (1.0 + alpha) * (free_k ? A.block(a_slot[0]) : reduced_block(A.block(a_slot[0]), c.S[v], c.S[v], true));
     for (int s = dk + 1; s < row_start_[size_t(k) + 1]; ++s) {
-      row[size_t(s - dk)] = reduced_block(A.block(a_slot[s - dk]), c.S[v], c.S[order_[size_t(cols_[size_t(s)])]], false);
+      const int j = cols_[size_t(s)];
+      const Eigen::Matrix3d a = A.block(a_slot[s - dk]);  // any slot: the elimination order is not A's
+      row[size_t(s - dk)] = free_k && free_[size_t(j)] ? a : reduced_block(a, c.S[v], c.S[order_[size_t(j)]], false);
     }
     return eliminate(k, row);
   };
@@ -164,6 +165,9 @@ bool BlockIncompleteCholesky::factor_shifted(const BlockSparseMatrix& A, const V
 
 bool BlockIncompleteCholesky::factor(const BlockSparseMatrix& A, const VertexConstraints& c, int threads) {
   if (A.pattern() != analysed_) analyze(A);
+  free_.resize(order_.size());
+  parallel_for(static_cast<int>(order_.size()), threads,
+               [&](int k) { free_[size_t(k)] = is_unconstrained(c.S[size_t(order_[size_t(k)])]); });
   shifts_ = 0;
   if (factor_shifted(A, c, 0.0, threads)) return true;
   double alpha = kFirstShift;
