@@ -18,7 +18,6 @@
 // heap. Not a test: numbers go to bench/baselines/*.csv via bench/run.sh, never into an assertion.
 #include <benchmark/benchmark.h>
 
-#include <cmath>
 #include <map>
 #include <memory>
 #include <string>

@@ -12,7 +12,7 @@ import math
 import sys
 from collections import defaultdict
 
-# clothsim variant -> the Bullet variant on the same scene (bench/step_bench.cpp, bullet_peer.cpp)
+# clothsim variant -> the Bullet variant on the same scene (bench/hanging_cloth.cpp, bullet_peer.cpp)
 # (pairs: one clothsim variant may have two peers, e.g. Bullet's 10 passes and its 100).
 PEERS = [("implicit", "bullet"), ("implicit-free", "bullet-free"), ("xpbd-4x10", "bullet"), ("xpbd", "bullet"),
          ("implicit-2level", "bullet"), ("implicit-stiff-2level", "bullet"),

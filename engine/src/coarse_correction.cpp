@@ -18,29 +18,29 @@ namespace cloth {
 
 namespace {
 
-/// One row of A's blocks summed per block of A_c they add to, before T_i^T is applied
-/// (CoarseCorrection::factor).
+/// One row of A's blocks (h_ij, on and above the diagonal) summed per block of H they add to,
+/// before T_i^T is applied (CoarseCorrection::factor: A_c = H + H^T).
 class RowSums {
  public:
   using Sum = Eigen::Matrix<double, 3, CoarseCorrection::kModes>;
   using Block = Eigen::Matrix<double, CoarseCorrection::kModes, CoarseCorrection::kModes>;
 
-  /// The running sum for A_c's slot `slot` (when every place is taken, the sums so far are
+  /// The running sum for H's slot `slot` (when every place is taken, the sums so far are
   /// flushed first; the order of the terms still depends only on the data).
-  Sum& of(int slot, std::vector<Block>& coarse, const Vec3& arm_i) {
+  Sum& of(int slot, std::vector<Block>& half, const Vec3& arm_i) {
     for (int k = 0; k < used_; ++k) {
       if (slot_[size_t(k)] == slot) return sum_[size_t(k)];
     }
-    if (used_ == kCapacity) flush(coarse, arm_i);
+    if (used_ == kCapacity) flush(half, arm_i);
     slot_[size_t(used_)] = slot;
     sum_[size_t(used_)].setZero();
     return sum_[size_t(used_++)];
   }
-  /// Adds T_i^T sum = [sum; R_i sum] to each block of A_c summed into, and starts over.
-  void flush(std::vector<Block>& coarse, const Vec3& arm_i) {
+  /// Adds T_i^T sum = [sum; R_i sum] to each block of H summed into, and starts over.
+  void flush(std::vector<Block>& half, const Vec3& arm_i) {
     const Eigen::Matrix3d r_i = cross_matrix(arm_i);
     for (int k = 0; k < used_; ++k) {
-      Block& block = coarse[size_t(slot_[size_t(k)])];
+      Block& block = half[size_t(slot_[size_t(k)])];
       block.topRows<3>() += sum_[size_t(k)];
       block.bottomRows<3>().noalias() += r_i * sum_[size_t(k)];
     }

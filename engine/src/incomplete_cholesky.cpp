@@ -8,7 +8,6 @@
 #include <array>
 #include <utility>
 
-
 #include "cloth/parallel.hpp"
 #include "cloth/positive_definite_inverse.hpp"
 
@@ -121,7 +120,7 @@ bool BlockIncompleteCholesky::eliminate(int k, std::vector<Eigen::Matrix3d>& row
   // U_kk is the pivot D_k. It must be SPD, and finite.
   const Eigen::Matrix3d d = 0.5 * (row[0] + row[0].transpose());
   Eigen::Matrix3d d_inv;
-  if (!d.allFinite() || !invert_positive_definite(d, d_inv)) return false;
+  if (!invert_positive_definite(d, d_inv)) return false;
   factor_[size_t(dk)] = d_inv.cast<float>();
   for (int s = dk + 1; s < end_k; ++s) {
     factor_[size_t(s)] = row[size_t(s - dk)].cast<float>();                                   // U_kj

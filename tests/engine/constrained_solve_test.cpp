@@ -393,7 +393,8 @@ TEST(CoarseCorrection, AggregatesPartitionTheVertices) {
 // The coarse level is exact on its own space: for u = P y, P A_c^-1 P^T (A u) = u when
 // A_c = P^T A P. A whole-cloth rigid motion, filtered, is such a u (every patch moves with the
 // same translation and rotation; each patch's arm is its members' offset from its centroid, over
-// a scale): the Galerkin product (pins and slides included) and the rotations' signs are checked.
+// a scale): the Galerkin product (pins and slides included) and the rotations' signs are checked,
+// with A stored in full and by its upper half (A_c is built from the upper half, as H + H^T).
 TEST(CoarseCorrection, ReproducesAFilteredRigidMotionFromItsProduct) {
   RandomSystem s = stiff_tilted_grid(30);
   std::mt19937 rng(7);
@@ -405,16 +406,28 @@ TEST(CoarseCorrection, ReproducesAFilteredRigidMotionFromItsProduct) {
       s.c.constrain_direction(i, Vec3(u(rng), u(rng), u(rng)).normalized(), 0.0);
     }
   }
-  for (const bool rotations : {false, true}) {
-    CoarseCorrection coarse;
-    ASSERT_TRUE(coarse.factor(s.A, s.c, rotations ? &s.x : nullptr));
-    const Vec3 t(0.3, -0.2, 0.5), w = rotations ? Vec3(0.4, 0.1, -0.7) : Vec3::Zero();
-    std::vector<Vec3> motion(s.x.size()), product, out(s.x.size(), Vec3::Zero());
-    for (size_t i = 0; i < s.x.size(); ++i) motion[i] = s.c.S[i] * (t + w.cross(s.x[i]));
-    s.A.multiply(motion, product);
-    coarse.add_correction(product, s.c, out);
-    EXPECT_LT((as_flat(out) - as_flat(motion)).norm(), 1e-9 * as_flat(motion).norm())
-        << (rotations ? "translation and rotation" : "translation");
+  std::vector<std::pair<int, int>> pairs;
+  for (int i = 0; i < s.A.blocks(); ++i) {
+    for (int k = s.A.row_begin(i); k < s.A.row_end(i); ++k) {
+      if (s.A.col(k) > i) pairs.emplace_back(i, s.A.col(k));
+    }
+  }
+  BlockSparseMatrix upper(s.A.blocks(), pairs, BlockSparseMatrix::Storage::symmetric);
+  for (int i = 0; i < s.A.blocks(); ++i) {
+    for (int k = s.A.diagonal_slot(i); k < s.A.row_end(i); ++k) upper.add(i, s.A.col(k), s.A.value(k));
+  }
+  for (const BlockSparseMatrix* A : {&s.A, &upper}) {
+    for (const bool rotations : {false, true}) {
+      CoarseCorrection coarse;
+      ASSERT_TRUE(coarse.factor(*A, s.c, rotations ? &s.x : nullptr));
+      const Vec3 t(0.3, -0.2, 0.5), w = rotations ? Vec3(0.4, 0.1, -0.7) : Vec3::Zero();
+      std::vector<Vec3> motion(s.x.size()), product, out(s.x.size(), Vec3::Zero());
+      for (size_t i = 0; i < s.x.size(); ++i) motion[i] = s.c.S[i] * (t + w.cross(s.x[i]));
+      A->multiply(motion, product);
+      coarse.add_correction(product, s.c, out);
+      EXPECT_LT((as_flat(out) - as_flat(motion)).norm(), 1e-9 * as_flat(motion).norm())
+          << (rotations ? "translation and rotation" : "translation") << (A->symmetric() ? ", upper half" : ", full");
+    }
   }
 }
 

@@ -37,13 +37,15 @@ class CoarseCorrection {
   static constexpr int kModes = 6;
   /// An eigenvalue of Σ T_i^T S_i T_i over an aggregate below this is a direction every member
   /// has constrained (each S_i is a projector and the arms are scaled to rms 1, so a free
-  /// direction scores about the member count for translations, and half of it or more for the
-  /// rotations of a flat patch).
+  /// direction scores about the member count m for translations; a flat patch's in-plane
+  /// rotations share m between them (m/2 each for a round patch), and its normal rotation
+  /// scores m).
   static constexpr double kConstrainedDirection = 1e-6;
 
   /// Builds the aggregates (once per pattern) and factors A_c for the vertices at `positions`
-  /// (m; null: translations only). False when A_c is not positive definite (A indefinite or not
-  /// finite): the caller then goes without the coarse level.
+  /// (m; null: translations only). A must be symmetric (its blocks on and above the diagonal
+  /// are read, whatever its storage). False when A_c is not positive definite (A indefinite or
+  /// not finite): the caller then goes without the coarse level.
   bool factor(const BlockSparseMatrix& A, const VertexConstraints& c,
               const std::vector<Vec3>* positions = nullptr, int threads = 1);
   /// out += S T A_c^-1 T^T S in.
