@@ -22,6 +22,7 @@
 #include "cloth/constrained_solve.hpp"
 #include "cloth/force_jacobians.hpp"
 #include "cloth/jacobian_target.hpp"
+#include "cloth/parallel.hpp"
 #include "cloth/pcg_workspace.hpp"
 #include "hanging_cloth.hpp"
 
@@ -88,7 +89,7 @@ const FixedSystem& fixed_system(int n) {
   return *s;
 }
 
-enum class Part { ic_factor, coarse_factor, product, ic_apply, coarse_apply, solve };
+enum class Part { ic_factor, coarse_factor, both_factors, product, ic_apply, coarse_apply, solve };
 
 void BM_SolvePart(benchmark::State& state, Part part) {
   const FixedSystem& s = fixed_system(static_cast<int>(state.range(0)));
@@ -108,6 +109,11 @@ void BM_SolvePart(benchmark::State& state, Part part) {
     switch (part) {
       case Part::ic_factor: benchmark::DoNotOptimize(work.ic.factor(s.A, s.c, threads)); break;
       case Part::coarse_factor: benchmark::DoNotOptimize(work.coarse.factor(s.A, s.c, &s.x, threads)); break;
+      case Part::both_factors:
+        cloth::side_by_side(
+            threads, [&](int t) { benchmark::DoNotOptimize(work.ic.factor(s.A, s.c, t)); },
+            [&](int t) { benchmark::DoNotOptimize(work.coarse.factor(s.A, s.c, &s.x, t)); });
+        break;
       case Part::product: s.A.multiply(s.b, out, threads); break;
       case Part::ic_apply: work.ic.apply(s.b, s.c, out, threads); break;
       case Part::coarse_apply: work.coarse.add_correction(s.b, s.c, out, threads); break;
@@ -126,6 +132,7 @@ void BM_SolvePart(benchmark::State& state, Part part) {
 const bool kRegistered = [] {
   const std::pair<const char*, Part> parts[] = {
       {"ic-factor", Part::ic_factor}, {"coarse-factor", Part::coarse_factor},
+      {"both-factors", Part::both_factors},
       {"product", Part::product},     {"ic-apply", Part::ic_apply},
       {"coarse-apply", Part::coarse_apply}, {"solve", Part::solve}};
   for (const auto& [name, part] : parts) {

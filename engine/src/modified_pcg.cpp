@@ -83,9 +83,18 @@ SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
   BlockIncompleteCholesky& ic = work.ic;
   const bool two_level = settings.preconditioner == Preconditioner::two_level;
   const bool want_ic = settings.preconditioner == Preconditioner::incomplete_cholesky || two_level;
-  const bool use_ic = want_ic && ic.factor(A, c, threads);
-  // The coarse level adds to IC(0) (additive two-level); without a usable IC(0) it is left out too.
-  const bool use_coarse = two_level && use_ic && work.coarse.factor(A, c, positions, threads);
+  // The coarse level adds to IC(0) (additive two-level); without a usable IC(0) it is left out
+  // too. The two factorisations are independent: on two threads each takes one, since each has
+  // a serial part (IC(0)'s separator, the coarse Cholesky) that would leave a thread waiting.
+  bool use_ic = false, coarse_factored = false;
+  if (two_level) {
+    side_by_side(
+        threads, [&](int t) { use_ic = ic.factor(A, c, t); },
+        [&](int t) { coarse_factored = work.coarse.factor(A, c, positions, t); });
+  } else if (want_ic) {
+    use_ic = ic.factor(A, c, threads);
+  }
+  const bool use_coarse = use_ic && coarse_factored;
   if (want_ic) {
     report.preconditioner_shifts = ic.shifts();
     report.preconditioner_fallback = !use_ic;

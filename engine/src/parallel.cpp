@@ -14,4 +14,12 @@ int available_threads() {
 #endif
 }
 
+int max_nesting_levels() {
+#ifdef _OPENMP
+  return omp_get_max_active_levels();
+#else
+  return 1;
+#endif
+}
+
 }  // namespace cloth

@@ -21,6 +21,9 @@ inline constexpr int kMaxThreads = 256;
 
 /// The threads this process may use (OpenMP's limit; 1 without OpenMP).
 int available_threads();
+/// How many parallel regions may be active inside one another (OpenMP's max-active-levels; 1
+/// without OpenMP).
+int max_nesting_levels();
 
 /// body(i) for i in [0, n), split in contiguous ranges over `threads` threads.
 template <typename Body>
@@ -46,6 +49,44 @@ void parallel_tasks(int tasks, int threads, bool worth_it, Body&& body) {
   }
 #pragma omp parallel for num_threads(std::min(threads, tasks)) schedule(static)
   for (int t = 0; t < tasks; ++t) body(t);
+}
+
+/// The largest of `floor` and term(i) over [0, n), on `threads`. A maximum does not depend on the
+/// order it is taken in, so every thread count gives the same bits. A NaN term is skipped (the
+/// running value is never NaN, and std::max keeps it): map NaN to +infinity where it must count.
+template <typename Term>
+double parallel_max(int n, int threads, double floor, Term&& term) {
+  double largest = floor;
+  if (threads <= 1 || n < kMinParallelLength) {
+    for (int i = 0; i < n; ++i) largest = std::max(largest, term(i));
+    return largest;
+  }
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(max : largest)
+  for (int i = 0; i < n; ++i) largest = std::max(largest, term(i));
+  return largest;
+}
+
+/// first(t1) and second(t2) at the same time, each on its own share of `threads` (t1 + t2 =
+/// threads), when there are two threads or more and each share can use its threads (two
+/// threads: one each; more: only if OpenMP lets a parallel region nest, OMP_MAX_ACTIVE_LEVELS);
+/// otherwise one after the other, each on all `threads`. For two independent jobs that each
+/// have a serial part, where one thread would otherwise wait for the other (the implicit
+/// solve's two factorisations, bench/README.md, session 26). The callers' results must not
+/// depend on their thread count (this file's rule), so both ways give the same bits.
+template <typename First, typename Second>
+void side_by_side(int threads, First&& first, Second&& second) {
+  if (threads >= 2 && (threads == 2 || max_nesting_levels() > 1)) {
+#pragma omp parallel sections num_threads(2)
+    {
+#pragma omp section
+      first(threads - threads / 2);
+#pragma omp section
+      second(threads / 2);
+    }
+    return;
+  }
+  first(threads);
+  second(threads);
 }
 
 /// Σ term(i) over [0, n): chunks of kSumChunk summed in index order, then the chunks in chunk
