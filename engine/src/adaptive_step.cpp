@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cloth/parallel.hpp"
+
 namespace cloth {
 
 double StepSizeController::fraction() const { return std::ldexp(1.0, -level_); }
@@ -32,19 +34,17 @@ bool StepSizeController::reject() {
 }
 
 double max_stretch_change(const std::vector<StretchShearTriangle>& triangles,
-                          const std::vector<Vec3>& before, const std::vector<Vec3>& after) {
-  double worst = 0;
-  for (const StretchShearTriangle& t : triangles) {
+                          const std::vector<Vec3>& before, const std::vector<Vec3>& after, int threads) {
+  return parallel_max(static_cast<int>(triangles.size()), threads, 0.0, [&](int k) {
+    const StretchShearTriangle& t = triangles[size_t(k)];
     const std::array<Vec3, 2> w0 = stretch_vectors(t, before);
     const std::array<Vec3, 2> w1 = stretch_vectors(t, after);
-    for (int d = 0; d < 2; ++d) {
-      const double change = std::abs(w1[d].norm() - w0[d].norm());
-      // NaN or Inf positions must read as a drastic change, never as none.
-      if (!std::isfinite(change)) return INFINITY;
-      worst = std::max(worst, change);
-    }
-  }
-  return worst;
+    const double change_u = std::abs(w1[0].norm() - w0[0].norm());
+    const double change_v = std::abs(w1[1].norm() - w0[1].norm());
+    // NaN or Inf positions must read as a drastic change, never as none.
+    if (!std::isfinite(change_u) || !std::isfinite(change_v)) return double(INFINITY);
+    return std::max(change_u, change_v);
+  });
 }
 
 }  // namespace cloth

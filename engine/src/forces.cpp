@@ -8,6 +8,7 @@
 #include "cloth/aerodynamics.hpp"
 #include "cloth/error.hpp"
 #include "cloth/internal_forces.hpp"
+#include "cloth/parallel.hpp"
 
 namespace cloth {
 
@@ -60,10 +61,9 @@ Energies compute_energies(const ClothModel& model, const ClothState& state, cons
   return e;
 }
 
-double max_edge_strain(const ClothModel& model, const ClothState& state) {
-  double worst = 0;
-  for (const Edge& e : model.edges) worst = std::max(worst, edge_elongation(e, state.x));
-  return worst;
+double max_edge_strain(const ClothModel& model, const ClothState& state, int threads) {
+  return parallel_max(static_cast<int>(model.edges.size()), threads, 0.0,
+                      [&](int k) { return edge_elongation(model.edges[size_t(k)], state.x); });
 }
 
 std::vector<double> vertex_edge_strain(const ClothModel& model, const ClothState& state) {

@@ -104,9 +104,9 @@ void ImplicitEulerIntegrator::assemble_system(const ClothState& state, const Clo
   A_.add_diagonal(model.mass);
 }
 
-void ImplicitEulerIntegrator::measure_contact_impulses() {
+void ImplicitEulerIntegrator::measure_contact_impulses(int threads) {
   if (contacts_.empty()) return;
-  A_.multiply(dv_, scratch_);  // e = A dv - b: the impulse the constraints added (kg m/s)
+  A_.multiply(dv_, scratch_, threads);  // e = A dv - b: the impulse the constraints added (kg m/s)
   for (ConstrainedContact& c : contacts_) {
     const Vec3 e = scratch_[c.vertex] - b_[c.vertex];
     c.normal_impulse = e.dot(c.normal);
@@ -219,7 +219,7 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
         state.v[i] += dv_[i];
         state.x[i] += h * state.v[i] + y_[i];
       }
-      measure_contact_impulses();
+      measure_contact_impulses(ctx.pcg.threads);
     }
     for (int k = 1; k < ctx.newton_iterations; ++k) {
       newton_correction(state, model, ctx, ctx.time + (sub + 1) * h, h, report);

@@ -217,8 +217,8 @@ bool Simulation::try_step(FrameReport& report, double h, double t) {
   double max_speed = 0;
   for (const Vec3& v : state_.v) max_speed = std::max(max_speed, v.norm());
   if (!all_finite(state_) || max_speed >= kRunawaySpeed) return false;
-  const double strain = max_edge_strain(model_, state_);
-  return strain < kRunawayStrain || strain <= max_edge_strain(model_, last_good_);
+  const double strain = max_edge_strain(model_, state_, solver_.threads);
+  return strain < kRunawayStrain || strain <= max_edge_strain(model_, last_good_, solver_.threads);
 }
 
 void Simulation::advance_fixed(FrameReport& report) {
@@ -275,7 +275,7 @@ void Simulation::advance_adaptively(FrameReport& report) {
     const double h = std::min(dt * controller_.fraction(), dt - done);
     last_good_ = state_;
     const bool finite = try_step(report, h, time_ + done);
-    if (finite && max_stretch_change(stretch_triangles_, last_good_.x, state_.x) <= solver_.max_stretch_change) {
+    if (finite && max_stretch_change(stretch_triangles_, last_good_.x, state_.x, solver_.threads) <= solver_.max_stretch_change) {
       controller_.accept();
       done += h;
       ++report.steps_taken;

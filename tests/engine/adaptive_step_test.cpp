@@ -110,6 +110,39 @@ TEST(StretchChange, MeasuresUniformStretchIgnoresRigidMotionAndFlagsNan) {
   EXPECT_TRUE(std::isinf(max_stretch_change(tris, rest, stretched)));
 }
 
+// The step's checks run on the solver's threads (parallel_max): a maximum taken in pieces must be
+// the one taken in order, bit for bit, with a NaN anywhere still infinite (stretch) or skipped
+// (edge strain), also in the part of the mesh the second thread takes.
+TEST(StretchChange, TwoThreadsGiveTheSameMaximumAsOne) {
+  GridSpec spec;
+  spec.nx = spec.ny = 64;  // 7938 triangles, 12033 edges: enough for the parallel path
+  const ClothModel model = build_model(make_grid(spec), SpringMaterial{});
+  const std::vector<StretchShearTriangle> tris = build_stretch_shear(model.mesh);
+  const std::vector<Vec3>& rest = model.mesh.positions;
+  std::vector<Vec3> moved = rest;
+  // Stretch that grows along the vertex order, so the largest change lies in the second thread's
+  // half, with noise so that no two triangles tie.
+  for (size_t i = 0; i < moved.size(); ++i) {
+    const double f = 1.0 + 0.1 * double(i) / double(moved.size());
+    moved[i] = Vec3(f * rest[i].x(), rest[i].y() + 1e-4 * std::sin(7.0 * double(i)), f * rest[i].z());
+  }
+  ClothState state;
+  state.x = moved;
+  state.v.assign(moved.size(), Vec3::Zero());
+  const double change = max_stretch_change(tris, rest, moved, 1);
+  const double strain = max_edge_strain(model, state, 1);
+  ASSERT_GT(change, 0.05);
+  ASSERT_GT(strain, 0.05);
+  EXPECT_EQ(max_stretch_change(tris, rest, moved, 2), change);
+  EXPECT_EQ(max_edge_strain(model, state, 2), strain);
+
+  state.x.back().y() = moved.back().y() = std::nan("");
+  EXPECT_TRUE(std::isinf(max_stretch_change(tris, rest, moved, 2)));
+  const double without_nan = max_edge_strain(model, state, 1);
+  EXPECT_TRUE(std::isfinite(without_nan));
+  EXPECT_EQ(max_edge_strain(model, state, 2), without_nan);
+}
+
 Simulation hanging(const std::string& integrator, double dt, int substeps, bool adaptive, int side = 10) {
   GridSpec spec;
   spec.nx = spec.ny = side;

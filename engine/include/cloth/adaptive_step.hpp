@@ -46,8 +46,9 @@ class StepSizeController {
 };
 
 /// Largest change of the stretch |w_u| or |w_v| (eq. 9, dimensionless) over `triangles` between
-/// positions `before` and `after`: the section 7 test of a proposed step.
+/// positions `before` and `after`: the section 7 test of a proposed step. On up to `threads`
+/// threads (the same result for any count); infinite when a position is not finite.
 double max_stretch_change(const std::vector<StretchShearTriangle>& triangles,
-                          const std::vector<Vec3>& before, const std::vector<Vec3>& after);
+                          const std::vector<Vec3>& before, const std::vector<Vec3>& after, int threads = 1);
 
 }  // namespace cloth

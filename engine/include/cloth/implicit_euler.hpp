@@ -31,7 +31,7 @@ class ImplicitEulerIntegrator final : public Integrator {
                        double h, const std::vector<Vec3>* d);
   /// B&W section 5: the constraint impulse of each contact is the residual e = A dv - b of the
   /// (first) solve; stored in contacts_.
-  void measure_contact_impulses();
+  void measure_contact_impulses(int threads);
   /// From those impulses: a stuck vertex is released to slide when the tangential part exceeds
   /// mu_s times the normal part; a sliding one loses mu_k times the normal part of its slip
   /// speed and sticks once that stops it; a contact that pulls (negative normal impulse) is
