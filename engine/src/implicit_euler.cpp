@@ -162,7 +162,7 @@ void ImplicitEulerIntegrator::newton_correction(ClothState& state, const ClothMo
     assemble_system(state, model, ctx, t_end, h, nullptr);
     b_.resize(n);
     for (int i = 0; i < n; ++i) b_[i] = h * f_[i] - model.mass[i] * (state.v[i] - v_start_[i]);
-    correction_constraints_.S = constraints_.S;
+    correction_constraints_ = constraints_;  // the same filter S (and its free flags), z = 0
     correction_constraints_.z.assign(n, Vec3::Zero());
   }
   ScopedTimer timer(report.timings.solve_ms);

@@ -22,6 +22,7 @@ void VertexConstraints::constrain_direction(int i, const Vec3& p, double dv_alon
   const Vec3 q_hat = q / len;
   S[i] -= q_hat * q_hat.transpose();
   z[i] += ((dv_along - z[i].dot(p)) / len) * q_hat;
+  free[size_t(i)] = 0;
 }
 
 namespace {
@@ -56,7 +57,7 @@ void inverse_blocks(const BlockSparseMatrix& A, const VertexConstraints& c, bool
       inv_block[i] = Aii.diagonal().cwiseInverse().asDiagonal();
     } else {
       const Eigen::Matrix3d& S = c.S[i];
-      if (is_unconstrained(S)) {
+      if (c.free[size_t(i)]) {
         inv_block[i] = Aii.inverse();
       } else if (S.isZero(0)) {
         inv_block[i].setZero();

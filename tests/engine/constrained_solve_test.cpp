@@ -71,6 +71,28 @@ double worst_constraint_violation(const RandomSystem& s, const std::vector<Vec3>
   return worst;
 }
 
+// The preconditioners take a block between two vertices with free[i] set as A's own block,
+// unfiltered: the flag must say exactly whether S_i is still the identity, whatever constrained it.
+TEST(VertexConstraints, FreeFlagsSayWhetherTheFilterIsStillTheIdentity) {
+  VertexConstraints c(6);
+  c.fix(1, Vec3(0, 1, 0));
+  c.constrain_direction(2, Vec3::UnitY(), 0.5);                                  // a contact
+  c.constrain_direction(3, Vec3::UnitX(), 0);                                    // a plane ...
+  c.constrain_direction(3, Vec3(0, 0.6, 0.8), 0);                                // ... and a line
+  c.constrain_direction(4, Vec3::UnitZ(), 0);
+  c.constrain_direction(4, Vec3::UnitZ(), 0);  // the same normal again: dropped, S unchanged
+  c.constrain_direction(5, Vec3(1, 1, 0).normalized(), 0.1);                     // tilted
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(bool(c.free[size_t(i)]), c.S[size_t(i)] == Eigen::Matrix3d::Identity()) << "vertex " << i;
+  }
+  EXPECT_TRUE(c.free[0]);
+  EXPECT_FALSE(c.free[5]);
+  const VertexConstraints copy = c;  // what a Newton correction reuses
+  EXPECT_EQ(copy.free, c.free);
+  c.reset(6);
+  EXPECT_EQ(std::count(c.free.begin(), c.free.end(), 1), 6);
+}
+
 TEST(ModifiedPcg, MatchesDirectConstrainedSolve) {
   for (Preconditioner p : {Preconditioner::diagonal, Preconditioner::block_jacobi,
                           Preconditioner::incomplete_cholesky})

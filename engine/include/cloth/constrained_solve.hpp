@@ -12,25 +12,26 @@ namespace cloth {
 struct VertexConstraints {
   std::vector<Eigen::Matrix3d> S;  ///< eq. 13: I (free), I - pp^T, I - pp^T - qq^T, or 0 (fixed)
   std::vector<Vec3> z;             ///< prescribed dv along the constrained directions, m/s
+  /// Per vertex, whether S_i is still the identity (nothing constrained), kept by reset, fix and
+  /// constrain_direction, which are the only writers of S: the preconditioners ask it per block
+  /// of A (a block between free vertices is taken as it is) and read one byte, not S's 72.
+  std::vector<char> free;
 
   explicit VertexConstraints(int n = 0) { reset(n); }
   /// n free vertices, reusing the arrays' storage (once per substep).
   void reset(int n) {
     S.assign(size_t(n), Eigen::Matrix3d::Identity());
     z.assign(size_t(n), Vec3::Zero());
+    free.assign(size_t(n), 1);
   }
-  void fix(int i, const Vec3& dv) { S[i].setZero(); z[i] = dv; }
+  void fix(int i, const Vec3& dv) {
+    S[i].setZero();
+    z[i] = dv;
+    free[size_t(i)] = 0;
+  }
   /// Constrains dv_i . p = dv_along (p a unit vector): the vertex may still move in p's plane.
   void constrain_direction(int i, const Vec3& p, double dv_along);
 };
-
-/// Whether a filter S_i leaves every direction free: exactly the identity, as reset() sets it
-/// (written out: Eigen's isIdentity is a fuzzy loop, and this is asked per block).
-inline bool is_unconstrained(const Eigen::Matrix3d& S) {
-  const double* s = S.data();
-  return s[0] == 1 && s[4] == 1 && s[8] == 1 && s[1] == 0 && s[2] == 0 && s[3] == 0 && s[5] == 0 &&
-         s[6] == 0 && s[7] == 0;
-}
 
 /// Preconditioner of the modified PCG. `diagonal` is B&W's P = diag(A) (section 5.3);
 /// `block_jacobi` inverts each vertex's 3x3 diagonal block restricted to its free directions,
