@@ -274,7 +274,7 @@ void CoarseCorrection::add_correction(const std::vector<Vec3>& in, const VertexC
     Eigen::Matrix<double, kModes, 1> sum = Eigen::Matrix<double, kModes, 1>::Zero();
     for (int k = members_start_[size_t(a)]; k < members_start_[size_t(a) + 1]; ++k) {
       const int i = members_[size_t(k)];
-      const Vec3 s_in = c.S[size_t(i)] * in[size_t(i)];
+      const Vec3 s_in = c.filtered(i, in[size_t(i)]);
       sum.head<3>() += s_in;                              // T_i^T: the force's sum ...
       sum.tail<3>() += arm_[size_t(i)].cross(s_in);       // ... and its moment about the centroid
     }
@@ -284,7 +284,7 @@ void CoarseCorrection::add_correction(const std::vector<Vec3>& in, const VertexC
   parallel_for(static_cast<int>(in.size()), threads, [&](int i) {
     const auto e = rc_.segment<kModes>(kModes * position_[size_t(aggregate_of_[size_t(i)])]);
     const Vec3 motion = e.head<3>() + Vec3(e.tail<3>()).cross(arm_[size_t(i)]);
-    out[size_t(i)] += c.S[size_t(i)] * motion;
+    out[size_t(i)] += c.filtered(i, motion);
   });
 }
 

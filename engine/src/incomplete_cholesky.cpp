@@ -216,7 +216,7 @@ void BlockIncompleteCholesky::apply(const std::vector<Vec3>& in, const VertexCon
   parallel_tasks(kDomains, threads, parallel, [&](int d) { backward_rows(range_[size_t(d)], range_[size_t(d) + 1]); });
   parallel_for(n, threads, [&](int k) {
     const int v = order_[size_t(k)];
-    out[size_t(v)] = c.S[size_t(v)] * work_[size_t(k)];
+    out[size_t(v)] = c.filtered(v, work_[size_t(k)]);
   });
 }
 

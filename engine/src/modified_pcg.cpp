@@ -32,9 +32,12 @@ double dot(const std::vector<Vec3>& a, const std::vector<Vec3>& b, int threads, 
   return deterministic_sum(static_cast<int>(a.size()), threads, partial, [&](int i) { return a[i].dot(b[i]); });
 }
 
-// filter(a): a_i <- S_i a_i (eq. 13 without the 1/m_i scaling).
+// filter(a): a_i <- S_i a_i (eq. 13 without the 1/m_i scaling). A free vertex's a_i stays as it
+// is: neither read nor written back.
 void filter(const VertexConstraints& c, std::vector<Vec3>& a, int threads) {
-  parallel_for(static_cast<int>(a.size()), threads, [&](int i) { a[i] = c.S[i] * a[i]; });
+  parallel_for(static_cast<int>(a.size()), threads, [&](int i) {
+    if (!c.free[size_t(i)]) a[i] = c.S[i] * a[i];
+  });
 }
 
 // The preconditioner P^-1 as one 3x3 block per vertex (diagonal or block-Jacobi).
@@ -116,7 +119,7 @@ SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
 
   // line 2 establishes the invariant: dv = z, or z + S dv_guess (its constrained part is z too).
   if (settings.warm_start && dv.size() == static_cast<size_t>(n)) {
-    parallel_for(n, threads, [&](int i) { dv[i] = c.z[i] + c.S[i] * dv[i]; });
+    parallel_for(n, threads, [&](int i) { dv[i] = c.z[i] + c.filtered(i, dv[i]); });
   } else {
     dv = c.z;
   }
@@ -151,7 +154,7 @@ SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
     delta_new = dot(r, s, threads, partial); // line 14
     const double beta = delta_new / delta_old;
     // line 15: the new direction, filtered
-    parallel_for(n, threads, [&](int i) { cdir[i] = c.S[i] * (s[i] + beta * cdir[i]); });
+    parallel_for(n, threads, [&](int i) { cdir[i] = c.filtered(i, s[i] + beta * cdir[i]); });
     ++report.iterations;
   }
   report.converged = delta_new <= eps2 * delta0;

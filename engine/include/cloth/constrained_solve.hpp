@@ -24,6 +24,9 @@ struct VertexConstraints {
     z.assign(size_t(n), Vec3::Zero());
     free.assign(size_t(n), 1);
   }
+  /// S_i a: a itself at a free vertex, without reading S_i (the PCG filters several vectors per
+  /// iteration, and most vertices are free). The same values, up to the sign of a zero.
+  Vec3 filtered(int i, const Vec3& a) const { return free[size_t(i)] ? a : Vec3(S[size_t(i)] * a); }
   void fix(int i, const Vec3& dv) {
     S[i].setZero();
     z[i] = dv;
