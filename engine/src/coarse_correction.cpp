@@ -155,7 +155,7 @@ bool CoarseCorrection::rotations_free(int a, const VertexConstraints& c) const {
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
   for (int m = members_start_[size_t(a)]; m < members_start_[size_t(a) + 1]; ++m) {
     const int i = members_[size_t(m)];
-    if (!c.free[size_t(i)]) return false;
+    if (!c.is_free[size_t(i)]) return false;
     const Vec3& r = arm_[size_t(i)];
     inertia.diagonal().array() += r.squaredNorm();
     inertia.noalias() -= r * r.transpose();
@@ -212,12 +212,12 @@ bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraint
     for (int m = members_start_[size_t(a)]; m < members_start_[size_t(a) + 1]; ++m) {
       const int i = members_[size_t(m)];
       const Eigen::Matrix3d& s_i = c.S[size_t(i)];
-      const bool free_i = c.free[size_t(i)];
+      const bool free_i = c.is_free[size_t(i)];
       for (int s = A.diagonal_slot(i); s < A.row_end(i); ++s) {
         const int j = A.col(s);
         const Eigen::Matrix3d& s_j = c.S[size_t(j)];
         const Eigen::Matrix3d& a_ij = A.value(s);
-        Eigen::Matrix3d h_ij = free_i && c.free[size_t(j)] ? a_ij : Eigen::Matrix3d(s_i * a_ij * s_j);
+        Eigen::Matrix3d h_ij = free_i && c.is_free[size_t(j)] ? a_ij : Eigen::Matrix3d(s_i * a_ij * s_j);
         if (j == i) h_ij *= 0.5;  // exact: H + H^T counts it twice
         Eigen::Matrix<double, 3, kModes>& sum = sums.of(coarse_slot_[size_t(s)], half_, arm_[size_t(i)]);
         sum.leftCols<3>() += h_ij;

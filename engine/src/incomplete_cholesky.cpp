@@ -166,7 +166,7 @@ bool BlockIncompleteCholesky::factor(const BlockSparseMatrix& A, const VertexCon
   if (A.pattern() != analysed_) analyze(A);
   free_.resize(order_.size());
   parallel_for(static_cast<int>(order_.size()), threads,
-               [&](int k) { free_[size_t(k)] = c.free[size_t(order_[size_t(k)])]; });
+               [&](int k) { free_[size_t(k)] = c.is_free[size_t(order_[size_t(k)])]; });
   shifts_ = 0;
   if (factor_shifted(A, c, 0.0, threads)) return true;
   double alpha = kFirstShift;

@@ -1,5 +1,6 @@
 // Baraff-Witkin section 5.3, "modified-pcg", line numbers of the paper's listing in comments.
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include <Eigen/Dense>
@@ -22,7 +23,7 @@ void VertexConstraints::constrain_direction(int i, const Vec3& p, double dv_alon
   const Vec3 q_hat = q / len;
   S[i] -= q_hat * q_hat.transpose();
   z[i] += ((dv_along - z[i].dot(p)) / len) * q_hat;
-  free[size_t(i)] = 0;
+  is_free[size_t(i)] = 0;
 }
 
 namespace {
@@ -33,10 +34,10 @@ double dot(const std::vector<Vec3>& a, const std::vector<Vec3>& b, int threads, 
 }
 
 // filter(a): a_i <- S_i a_i (eq. 13 without the 1/m_i scaling). A free vertex's a_i stays as it
-// is: neither read nor written back.
+// is (for a finite a_i, what S_i = I gives, up to the sign of a zero): neither read nor written.
 void filter(const VertexConstraints& c, std::vector<Vec3>& a, int threads) {
   parallel_for(static_cast<int>(a.size()), threads, [&](int i) {
-    if (!c.free[size_t(i)]) a[i] = c.S[i] * a[i];
+    if (!c.is_free[size_t(i)]) a[i] = c.S[i] * a[i];
   });
 }
 
@@ -60,7 +61,7 @@ void inverse_blocks(const BlockSparseMatrix& A, const VertexConstraints& c, bool
       inv_block[i] = Aii.diagonal().cwiseInverse().asDiagonal();
     } else {
       const Eigen::Matrix3d& S = c.S[i];
-      if (c.free[size_t(i)]) {
+      if (c.is_free[size_t(i)]) {
         inv_block[i] = Aii.inverse();
       } else if (S.isZero(0)) {
         inv_block[i].setZero();
@@ -87,9 +88,11 @@ SolveReport modified_pcg(const BlockSparseMatrix& A, const std::vector<Vec3>& b,
   BlockIncompleteCholesky& ic = work.ic;
   const bool two_level = settings.preconditioner == Preconditioner::two_level;
   const bool want_ic = settings.preconditioner == Preconditioner::incomplete_cholesky || two_level;
+  assert(c.is_free.size() == c.S.size() && "constraints built without reset(): no free flags");
   // The coarse level adds to IC(0) (additive two-level); without a usable IC(0) it is left out
-  // too. The two factorisations are independent: on two threads each takes one, since each has
-  // a serial part (IC(0)'s separator, the coarse Cholesky) that would leave a thread waiting.
+  // too (factored all the same, then unused). The two factorisations are independent: on two
+  // threads each takes one, since each has a serial part (IC(0)'s separator, the coarse
+  // Cholesky) that would leave a thread waiting.
   bool use_ic = false, coarse_factored = false;
   if (two_level) {
     side_by_side(

@@ -14,11 +14,27 @@ int available_threads() {
 #endif
 }
 
-int max_nesting_levels() {
+int thread_number() {
 #ifdef _OPENMP
-  return omp_get_max_active_levels();
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+
+int team_size() {
+#ifdef _OPENMP
+  return omp_get_num_threads();
 #else
   return 1;
+#endif
+}
+
+bool nested_parallelism_available() {
+#ifdef _OPENMP
+  return omp_get_active_level() + 2 <= omp_get_max_active_levels();
+#else
+  return false;
 #endif
 }
 

@@ -214,8 +214,8 @@ bool Simulation::try_step(FrameReport& report, double h, double t) {
   // Blow-up: NaN/Inf, or a speed or a stretch no cloth reaches (typically an explicit step too
   // long for the stiffness). The stretch counts only when this step raised it: a scene may start
   // out stretched.
-  double max_speed = 0;
-  for (const Vec3& v : state_.v) max_speed = std::max(max_speed, v.norm());
+  const double max_speed = parallel_max(state_.vertex_count(), solver_.threads, 0.0,
+                                        [&](int i) { return state_.v[size_t(i)].norm(); });
   if (!all_finite(state_) || max_speed >= kRunawaySpeed) return false;
   const double strain = max_edge_strain(model_, state_, solver_.threads);
   return strain < kRunawayStrain || strain <= max_edge_strain(model_, last_good_, solver_.threads);

@@ -13,6 +13,7 @@
 #include "cloth/error.hpp"
 #include "cloth/forces.hpp"
 #include "cloth/mesh.hpp"
+#include "cloth/parallel.hpp"
 #include "cloth/scene.hpp"
 #include "cloth/simulation.hpp"
 
@@ -113,12 +114,14 @@ TEST(StretchChange, MeasuresUniformStretchIgnoresRigidMotionAndFlagsNan) {
 // The step's checks run on the solver's threads (parallel_max): a maximum taken in pieces must be
 // the one taken in order, bit for bit, with a NaN anywhere still infinite (stretch) or skipped
 // (edge strain), also in the part of the mesh the second thread takes.
-TEST(StretchChange, TwoThreadsGiveTheSameMaximumAsOne) {
+TEST(StretchChange, TwoThreadsGiveTheSameStretchChangeAndEdgeStrainAsOne) {
   GridSpec spec;
   spec.nx = spec.ny = 64;  // 7938 triangles, 12033 edges: enough for the parallel path
   const ClothModel model = build_model(make_grid(spec), SpringMaterial{});
   const std::vector<StretchShearTriangle> tris = build_stretch_shear(model.mesh);
   const std::vector<Vec3>& rest = model.mesh.positions;
+  ASSERT_GE(tris.size(), size_t(kMinParallelLength));
+  ASSERT_GE(model.edges.size(), size_t(kMinParallelLength));
   std::vector<Vec3> moved = rest;
   // Stretch that grows along the vertex order, so the largest change lies in the second thread's
   // half, with noise so that no two triangles tie.

@@ -71,7 +71,7 @@ double worst_constraint_violation(const RandomSystem& s, const std::vector<Vec3>
   return worst;
 }
 
-// The preconditioners take a block between two vertices with free[i] set as A's own block,
+// The preconditioners take a block between two vertices with is_free set as A's own block,
 // unfiltered: the flag must say exactly whether S_i is still the identity, whatever constrained it.
 TEST(VertexConstraints, FreeFlagsSayWhetherTheFilterIsStillTheIdentity) {
   VertexConstraints c(6);
@@ -82,15 +82,17 @@ TEST(VertexConstraints, FreeFlagsSayWhetherTheFilterIsStillTheIdentity) {
   c.constrain_direction(4, Vec3::UnitZ(), 0);
   c.constrain_direction(4, Vec3::UnitZ(), 0);  // the same normal again: dropped, S unchanged
   c.constrain_direction(5, Vec3(1, 1, 0).normalized(), 0.1);                     // tilted
+  c.constrain_direction(0, Vec3(1e-7, 0, 0), 0.3);  // too short a direction: dropped, still free
   for (int i = 0; i < 6; ++i) {
-    EXPECT_EQ(bool(c.free[size_t(i)]), c.S[size_t(i)] == Eigen::Matrix3d::Identity()) << "vertex " << i;
+    EXPECT_EQ(bool(c.is_free[size_t(i)]), c.S[size_t(i)] == Eigen::Matrix3d::Identity()) << "vertex " << i;
   }
-  EXPECT_TRUE(c.free[0]);
-  EXPECT_FALSE(c.free[5]);
+  EXPECT_TRUE(c.is_free[0]);
+  EXPECT_EQ(c.S[0], Eigen::Matrix3d::Identity());
+  EXPECT_FALSE(c.is_free[5]);
   const VertexConstraints copy = c;  // what a Newton correction reuses
-  EXPECT_EQ(copy.free, c.free);
+  EXPECT_EQ(copy.is_free, c.is_free);
   c.reset(6);
-  EXPECT_EQ(std::count(c.free.begin(), c.free.end(), 1), 6);
+  EXPECT_EQ(std::count(c.is_free.begin(), c.is_free.end(), 1), 6);
 }
 
 TEST(ModifiedPcg, MatchesDirectConstrainedSolve) {

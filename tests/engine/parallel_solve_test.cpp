@@ -13,6 +13,7 @@
 #endif
 
 #include "cloth/collider.hpp"
+#include "cloth/error.hpp"
 #include "cloth/force_jacobians.hpp"
 #include "cloth/incomplete_cholesky.hpp"
 #include "cloth/mesh.hpp"
@@ -57,6 +58,50 @@ TEST(ParallelFor, RunsOnTheThreadsItIsGiven) {
   std::vector<int> short_loop(kMinParallelLength - 1, -1);
   parallel_for(static_cast<int>(short_loop.size()), 2, [&](int i) { short_loop[size_t(i)] = omp_get_thread_num(); });
   EXPECT_EQ(std::set<int>(short_loop.begin(), short_loop.end()), std::set<int>{0});
+#endif
+}
+
+TEST(ParallelMax, RunsOnTheThreadsItIsGivenAndSkipsNaN) {
+#ifndef _OPENMP
+  FAIL() << "built without OpenMP: every loop runs on one thread";
+#else
+  const int n = 4 * kMinParallelLength;
+  std::vector<int> thread_of(size_t(n), -1);
+  const auto term = [&](int i) {
+    thread_of[size_t(i)] = omp_get_thread_num();
+    return i == n - 3 ? std::nan("") : double(i);  // the largest, n - 1, in the second thread's half
+  };
+  EXPECT_EQ(parallel_max(n, 2, -1.0, term), double(n - 1));
+  EXPECT_EQ(std::set<int>(thread_of.begin(), thread_of.end()).size(), 2u);
+  EXPECT_EQ(parallel_max(n, 1, double(n), term), double(n)) << "the lower bound is returned when larger";
+#endif
+}
+
+// The two factorisations run side by side on two threads, one each; with more threads and no
+// nesting (OpenMP's default) one after the other on all of them; an exception from either job
+// comes out of side_by_side, not out of the OpenMP region (which would terminate the program).
+TEST(SideBySide, TwoJobsOnTwoThreadsOneEachAndExceptionsPassThrough) {
+#ifndef _OPENMP
+  FAIL() << "built without OpenMP: every loop runs on one thread";
+#else
+  int thread_first = -1, thread_second = -1, threads_first = 0, threads_second = 0;
+  side_by_side(
+      2, [&](int t) { thread_first = omp_get_thread_num(), threads_first = t; },
+      [&](int t) { thread_second = omp_get_thread_num(), threads_second = t; });
+  EXPECT_NE(thread_first, thread_second);
+  EXPECT_EQ(threads_first, 1);
+  EXPECT_EQ(threads_second, 1);
+  if (!nested_parallelism_available()) {
+    side_by_side(
+        4, [&](int t) { threads_first = t; }, [&](int t) { threads_second = t; });
+    EXPECT_EQ(threads_first, 4);
+    EXPECT_EQ(threads_second, 4);
+  }
+  bool first_ran = false;
+  EXPECT_THROW(side_by_side(
+                   2, [&](int) { first_ran = true; }, [](int) { throw InputError("second job failed"); }),
+               InputError);
+  EXPECT_TRUE(first_ran);
 #endif
 }
 
@@ -117,13 +162,17 @@ void expect_same_bits(Simulation& one, Simulation& two, int frames) {
 // contacts and pins, collisions) on two threads gives the same bits as on one, frame after frame,
 // on a cloth large enough for every parallel loop to split (64 x 64 = 4096 vertices >
 // kMinParallelLength).
-TEST(ParallelSolve, TwoThreadsStepTheClothToTheSameBitsAsOne) {
+TEST(ParallelSolve, TwoAndThreeThreadsStepTheClothToTheSameBitsAsOne) {
   for (Preconditioner p : {Preconditioner::incomplete_cholesky, Preconditioner::two_level}) {
     SCOPED_TRACE(preconditioner_name(p));
     Simulation one = hanging_cloth(64, 1, "implicit", p);
     Simulation two = hanging_cloth(64, 2, "implicit", p);
     expect_same_bits(one, two, 40);
   }
+  // Three threads: the two factorisations one after the other (no nesting), each on three.
+  Simulation one = hanging_cloth(64, 1);
+  Simulation three = hanging_cloth(64, 3);
+  expect_same_bits(one, three, 20);
 }
 
 TEST(ParallelXpbd, TwoThreadsStepTheClothToTheSameBitsAsOne) {

@@ -15,22 +15,23 @@ struct VertexConstraints {
   /// Per vertex, whether S_i is still the identity (nothing constrained), kept by reset, fix and
   /// constrain_direction, which are the only writers of S: the preconditioners ask it per block
   /// of A (a block between free vertices is taken as it is) and read one byte, not S's 72.
-  std::vector<char> free;
+  std::vector<char> is_free;
 
   explicit VertexConstraints(int n = 0) { reset(n); }
   /// n free vertices, reusing the arrays' storage (once per substep).
   void reset(int n) {
     S.assign(size_t(n), Eigen::Matrix3d::Identity());
     z.assign(size_t(n), Vec3::Zero());
-    free.assign(size_t(n), 1);
+    is_free.assign(size_t(n), 1);
   }
   /// S_i a: a itself at a free vertex, without reading S_i (the PCG filters several vectors per
-  /// iteration, and most vertices are free). The same values, up to the sign of a zero.
-  Vec3 filtered(int i, const Vec3& a) const { return free[size_t(i)] ? a : Vec3(S[size_t(i)] * a); }
+  /// iteration, and most vertices are free). For a finite a the same values as S_i a, up to the
+  /// sign of a zero.
+  Vec3 filtered(int i, const Vec3& a) const { return is_free[size_t(i)] ? a : Vec3(S[size_t(i)] * a); }
   void fix(int i, const Vec3& dv) {
     S[i].setZero();
     z[i] = dv;
-    free[size_t(i)] = 0;
+    is_free[size_t(i)] = 0;
   }
   /// Constrains dv_i . p = dv_along (p a unit vector): the vertex may still move in p's plane.
   void constrain_direction(int i, const Vec3& p, double dv_along);

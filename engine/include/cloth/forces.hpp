@@ -40,8 +40,8 @@ struct Energies {
 Energies compute_energies(const ClothModel& model, const ClothState& state, const Vec3& gravity);
 
 /// Largest (|x_i - x_j| - rest) / rest over the mesh's triangle edges (dimensionless strain), at
-/// least 0; edges with a non-finite position are skipped. On up to `threads` threads (the same
-/// result for any count).
+/// least 0; an edge whose strain is NaN (a NaN position) is skipped, an infinite position counts
+/// as infinite strain. On up to `threads` threads (the same result for any count).
 double max_edge_strain(const ClothModel& model, const ClothState& state, int threads = 1);
 /// Per vertex, the largest strain of the edges through it, at least 0 (the strain heat map).
 std::vector<double> vertex_edge_strain(const ClothModel& model, const ClothState& state);

@@ -1,12 +1,14 @@
 #pragma once
 // Vertex loops on several threads (OpenMP) whose results do not depend on the number of threads:
-// each output element is computed by the same arithmetic whichever thread runs it, and a sum is
-// taken over fixed chunks whose partial sums are then added in chunk order. A run with 2 threads
-// is therefore bit for bit the run with 1 (tested: ParallelSolve.*), which keeps tests, saved
+// each output element is computed by the same arithmetic whichever thread runs it, a sum is
+// taken over fixed chunks whose partial sums are then added in chunk order, and a maximum is
+// the same in any order. Two independent jobs may also run side by side (side_by_side). A run
+// with 2 threads is therefore bit for bit the run with 1 (tested: ParallelSolve.*), which keeps tests, saved
 // scenes and videos reproducible whatever the core count (for one build: compiling with or
 // without FMA, CLOTHSIM_X86_64_V3, changes the rounding). Without OpenMP (e.g. clang without libomp, the
 // fuzz build) the pragmas are ignored and everything runs on the calling thread.
 #include <algorithm>
+#include <exception>
 #include <vector>
 
 namespace cloth {
@@ -21,9 +23,13 @@ inline constexpr int kMaxThreads = 256;
 
 /// The threads this process may use (OpenMP's limit; 1 without OpenMP).
 int available_threads();
-/// How many parallel regions may be active inside one another (OpenMP's max-active-levels; 1
-/// without OpenMP).
-int max_nesting_levels();
+/// The calling thread's number in its parallel region's team, and the team's size (0 and 1 outside
+/// any region or without OpenMP).
+int thread_number();
+int team_size();
+/// Whether a parallel region started here could run another one with several threads inside it
+/// (OpenMP's nesting: OMP_MAX_ACTIVE_LEVELS, counted from the current level; false without OpenMP).
+bool nested_parallelism_available();
 
 /// body(i) for i in [0, n), split in contiguous ranges over `threads` threads.
 template <typename Body>
@@ -51,12 +57,12 @@ void parallel_tasks(int tasks, int threads, bool worth_it, Body&& body) {
   for (int t = 0; t < tasks; ++t) body(t);
 }
 
-/// The largest of `floor` and term(i) over [0, n), on `threads`. A maximum does not depend on the
+/// The largest of `at_least` and term(i) over [0, n), on `threads`. A maximum does not depend on the
 /// order it is taken in, so every thread count gives the same bits. A NaN term is skipped (the
 /// running value is never NaN, and std::max keeps it): map NaN to +infinity where it must count.
 template <typename Term>
-double parallel_max(int n, int threads, double floor, Term&& term) {
-  double largest = floor;
+double parallel_max(int n, int threads, double at_least, Term&& term) {
+  double largest = at_least;
   if (threads <= 1 || n < kMinParallelLength) {
     for (int i = 0; i < n; ++i) largest = std::max(largest, term(i));
     return largest;
@@ -68,21 +74,39 @@ double parallel_max(int n, int threads, double floor, Term&& term) {
 
 /// first(t1) and second(t2) at the same time, each on its own share of `threads` (t1 + t2 =
 /// threads), when there are two threads or more and each share can use its threads (two
-/// threads: one each; more: only if OpenMP lets a parallel region nest, OMP_MAX_ACTIVE_LEVELS);
-/// otherwise one after the other, each on all `threads`. For two independent jobs that each
+/// threads: one each; more: only where OpenMP lets a parallel region nest); otherwise one after
+/// the other, each on all `threads`. An exception from either is rethrown after both ended. For two independent jobs that each
 /// have a serial part, where one thread would otherwise wait for the other (the implicit
 /// solve's two factorisations, bench/README.md, session 26). The callers' results must not
 /// depend on their thread count (this file's rule), so both ways give the same bits.
 template <typename First, typename Second>
 void side_by_side(int threads, First&& first, Second&& second) {
-  if (threads >= 2 && (threads == 2 || max_nesting_levels() > 1)) {
-#pragma omp parallel sections num_threads(2)
+  if (threads >= 2 && (threads == 2 || nested_parallelism_available())) {
+    // Thread 0 takes the first job and thread 1 the second (OpenMP's sections would let one
+    // thread take both when the other is slow to start); a team of one (no OpenMP, or already
+    // inside a parallel region) does both. An exception must not leave the OpenMP block: that
+    // would terminate the program.
+    std::exception_ptr failed_first, failed_second;
+#pragma omp parallel num_threads(2)
     {
-#pragma omp section
-      first(threads - threads / 2);
-#pragma omp section
-      second(threads / 2);
+      const int me = thread_number(), team = team_size();
+      if (me == 0) {
+        try {
+          first(threads - threads / 2);
+        } catch (...) {
+          failed_first = std::current_exception();
+        }
+      }
+      if (me == 1 || team == 1) {
+        try {
+          second(threads / 2);
+        } catch (...) {
+          failed_second = std::current_exception();
+        }
+      }
     }
+    if (failed_first) std::rethrow_exception(failed_first);
+    if (failed_second) std::rethrow_exception(failed_second);
     return;
   }
   first(threads);

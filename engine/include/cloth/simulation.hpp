@@ -43,7 +43,7 @@ struct SolverSettings {
   bool adaptive = false;      ///< B&W section 7 step-size control; dt is then the largest step
   double max_stretch_change = 0.1;  ///< adaptive: a step changing any triangle's stretch |w_u| or
                                     ///< |w_v| by more than this is discarded (dimensionless)
-  int threads = 1;  ///< implicit and xpbd: threads of the solve / the spring passes, 1..kMaxThreads; every count gives the same bits (parallel.hpp)
+  int threads = 1;  ///< threads of the implicit solve / XPBD's spring passes and of every integrator's checks after a step, 1..kMaxThreads; every count gives the same bits (parallel.hpp)
 };
 
 /// Throws InputError naming the field for NaN, non-positive or absurd dt / substeps.
