@@ -80,9 +80,9 @@ class BlockIncompleteCholesky {
   std::vector<int> upper_offset_;
   std::vector<int> a_slot_;       ///< the slot of A holding the block
   std::vector<int> mirror_;       ///< the slot of the transposed block: (j, i) for (i, j)
-  /// Per position, whether its vertex is free (VertexConstraints::free, copied into elimination
-  /// order by factor() so that a row's columns read it contiguously): Ã's block between two free
-  /// vertices is A's.
+  /// Per position, whether its vertex is free (VertexConstraints::is_free, copied into
+  /// elimination order by factor() so that a row's columns read it contiguously): Ã's block
+  /// between two free vertices is A's.
   std::vector<char> free_;
   /// One row of U in double while it is computed, per domain (the separator uses the first):
   /// the factor itself is only held in single precision.

@@ -3,10 +3,11 @@
 // each output element is computed by the same arithmetic whichever thread runs it, a sum is
 // taken over fixed chunks whose partial sums are then added in chunk order, and a maximum is
 // the same in any order. Two independent jobs may also run side by side (side_by_side). A run
-// with 2 threads is therefore bit for bit the run with 1 (tested: ParallelSolve.*), which keeps tests, saved
-// scenes and videos reproducible whatever the core count (for one build: compiling with or
-// without FMA, CLOTHSIM_X86_64_V3, changes the rounding). Without OpenMP (e.g. clang without libomp, the
-// fuzz build) the pragmas are ignored and everything runs on the calling thread.
+// with 2 threads is therefore bit for bit the run with 1 (tested: ParallelSolve.*), which keeps
+// tests, saved scenes and videos reproducible whatever the core count (for one build: compiling
+// with or without FMA, CLOTHSIM_X86_64_V3, changes the rounding). Without OpenMP (e.g. clang
+// without libomp, the fuzz build) the pragmas are ignored and everything runs on the calling
+// thread.
 #include <algorithm>
 #include <exception>
 #include <vector>
@@ -57,9 +58,10 @@ void parallel_tasks(int tasks, int threads, bool worth_it, Body&& body) {
   for (int t = 0; t < tasks; ++t) body(t);
 }
 
-/// The largest of `at_least` and term(i) over [0, n), on `threads`. A maximum does not depend on the
-/// order it is taken in, so every thread count gives the same bits. A NaN term is skipped (the
-/// running value is never NaN, and std::max keeps it): map NaN to +infinity where it must count.
+/// The largest of `at_least` and term(i) over [0, n), on `threads`. A maximum does not depend on
+/// the order it is taken in, so every thread count gives the same bits. A NaN term is skipped
+/// (the running value is never NaN, and std::max keeps it): map NaN to +infinity where it must
+/// count.
 template <typename Term>
 double parallel_max(int n, int threads, double at_least, Term&& term) {
   double largest = at_least;
@@ -75,10 +77,11 @@ double parallel_max(int n, int threads, double at_least, Term&& term) {
 /// first(t1) and second(t2) at the same time, each on its own share of `threads` (t1 + t2 =
 /// threads), when there are two threads or more and each share can use its threads (two
 /// threads: one each; more: only where OpenMP lets a parallel region nest); otherwise one after
-/// the other, each on all `threads`. An exception from either is rethrown after both ended. For two independent jobs that each
-/// have a serial part, where one thread would otherwise wait for the other (the implicit
-/// solve's two factorisations, bench/README.md, session 26). The callers' results must not
-/// depend on their thread count (this file's rule), so both ways give the same bits.
+/// the other, each on all `threads`. An exception from either is rethrown after both ended.
+/// For two independent jobs that each have a serial part, where one thread would otherwise wait
+/// for the other (the implicit solve's two factorisations, bench/README.md, session 26). The
+/// callers' results must not depend on their thread count (this file's rule), so both ways give
+/// the same bits.
 template <typename First, typename Second>
 void side_by_side(int threads, First&& first, Second&& second) {
   if (threads >= 2 && (threads == 2 || nested_parallelism_available())) {
