@@ -165,8 +165,12 @@ SpringTiles::SpringTiles(const std::vector<Spring>& springs, int vertex_count, i
     if (phase == 1) odd_tiles_start = tile_count();
     for (int t = phase; t < tiles; t += 2) {
       const SpringGroups groups(springs, vertex_count, &tile_springs[size_t(t)]);
+      for (int g = 0; g < groups.group_count(); ++g) {
+        group_start.push_back(static_cast<int>(order.size()) + groups.group_start[size_t(g) + 1]);
+      }
       order.insert(order.end(), groups.order.begin(), groups.order.end());
       tile_start.push_back(static_cast<int>(order.size()));
+      tile_group_start.push_back(static_cast<int>(group_start.size()) - 1);
     }
   }
 }

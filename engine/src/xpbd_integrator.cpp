@@ -83,63 +83,153 @@ size_t element_constraint_count(const ClothModel& model) {
 
 void XpbdIntegrator::prepare_springs(const ClothModel& model, double h) {
   const std::vector<Spring>& springs = model.springs;
-  bool same_topology = spring_ends_.size() == 2 * springs.size();
+  bool same_topology = prepared_springs_.size() == springs.size();
+  bool same_constants = same_topology && h == prepared_h_ && inv_mass_ == prepared_inv_mass_;
   for (size_t k = 0; same_topology && k < springs.size(); ++k) {
-    same_topology = spring_ends_[2 * k] == springs[k].i && spring_ends_[2 * k + 1] == springs[k].j;
+    const Spring& s = springs[k];
+    const Spring& p = prepared_springs_[k];
+    same_topology = s.i == p.i && s.j == p.j;
+    same_constants = same_constants && s.rest == p.rest && s.k == p.k && s.kd == p.kd;
   }
+  same_constants = same_constants && same_topology;
+  if (same_constants) {  // the usual case: only the multipliers start again
+    for (SpringBatch& b : spring_batches_) b.lambda.setZero();
+    return;
+  }
+  prepared_springs_ = springs;
+  prepared_inv_mass_ = inv_mass_;
+  prepared_h_ = h;
   if (!same_topology) {
-    spring_ends_.clear();
-    for (const Spring& s : springs) spring_ends_.insert(spring_ends_.end(), {s.i, s.j});
     spring_tiles_ = SpringTiles(springs, model.vertex_count(), kTileVertices);
+    // Each group in batches, its last one filled up with lanes of its tile's spare spring.
+    batch_springs_.clear();
+    batch_start_.assign(1, 0);
+    for (int t = 0; t < spring_tiles_.tile_count(); ++t) {
+      for (int g = spring_tiles_.tile_group_start[size_t(t)]; g < spring_tiles_.tile_group_start[size_t(t) + 1]; ++g) {
+        for (int m = spring_tiles_.group_start[size_t(g)]; m < spring_tiles_.group_start[size_t(g) + 1]; ++m) {
+          batch_springs_.push_back(spring_tiles_.order[size_t(m)]);
+        }
+        while (batch_springs_.size() % kLanes != 0) batch_springs_.push_back(-1 - t);
+        batch_start_.push_back(static_cast<int>(batch_springs_.size() / kLanes));
+      }
+    }
   }
   // Springs (seed 002): C = |x_i - x_j| - rest, grad = (d, -d), E = k/2 C^2 => alpha = 1/k; the
   // axial damping -k_d (v_ij . d) d is Rayleigh damping of C with beta = k_d. Stiffness, damping
-  // and inverse masses are read every substep (sliders, pins and grabs change them). project()'s
+  // and inverse masses are compared every substep (sliders, pins and grabs change them). project()'s
   // A = (1 + gamma) grad^T W grad + alpha~ is (1 + gamma)(w_i + w_j) + alpha~ here (|d| = 1),
   // constant over the substep's passes.
-  spring_rows_.resize(springs.size());
-  for (size_t m = 0; m < springs.size(); ++m) {
-    const Spring& s = springs[size_t(spring_tiles_.order[m])];
-    SpringRow& r = spring_rows_[m];
-    r.i = s.i;
-    r.j = s.j;
-    r.rest = s.rest;
-    r.alpha_tilde = 1.0 / (s.k * h * h);
-    r.gamma = s.kd / (s.k * h);
+  const double inv_h = 1.0 / h;
+  spring_batches_.resize(batch_springs_.size() / kLanes);
+  for (size_t lane = 0; lane < batch_springs_.size(); ++lane) {
+    SpringBatch& b = spring_batches_[lane / kLanes];
+    const int k = static_cast<int>(lane % kLanes);
+    b.lambda[k] = 0;
+    const int index = batch_springs_[lane];
+    b.rest[k] = b.alpha_tilde[k] = b.gamma[k] = b.inv_a[k] = b.w_i[k] = b.w_j[k] = 0;
+    if (index < 0) {  // tile -1 - index's spare spring
+      b.i[size_t(k)] = model.vertex_count() + 2 * (-1 - index);
+      b.j[size_t(k)] = b.i[size_t(k)] + 1;
+      continue;
+    }
+    const Spring& s = springs[size_t(index)];
+    b.i[size_t(k)] = s.i;
+    b.j[size_t(k)] = s.j;
+    const double compliance = 1.0 / s.k;
+    const double alpha_tilde = compliance * inv_h * inv_h;
+    const double gamma = s.kd * compliance * inv_h;
     const double w = inv_mass_[size_t(s.i)] + inv_mass_[size_t(s.j)];
-    const double a = (1 + r.gamma) * w + r.alpha_tilde;
+    const double a = (1 + gamma) * w + alpha_tilde;
     // No stiffness (infinite compliance), both ends fixed or a damping that would make A
-    // non-positive: the row is skipped (as project() skips such a component).
-    r.inv_a = s.k > 0 && w > 0 && 1 + r.gamma > 0 && std::isfinite(a) ? 1.0 / a : 0.0;
+    // non-positive: the spring is skipped (as project() skips such a component), its lane left
+    // all zero, whose update is a finite zero.
+    if (!(s.k > 0 && w > 0 && 1 + gamma > 0 && std::isfinite(a))) continue;
+    b.rest[k] = s.rest;
+    b.alpha_tilde[k] = alpha_tilde;
+    b.gamma[k] = gamma;
+    b.inv_a[k] = 1.0 / a;
+    b.w_i[k] = inv_mass_[size_t(s.i)];
+    b.w_j[k] = inv_mass_[size_t(s.j)];
   }
 }
 
-void XpbdIntegrator::project_springs(std::vector<Vec3>& x, int threads) {
-  // The one-component case of project(), written out: the springs are most of a pass.
-  const auto update = [&](size_t m) {
-    const SpringRow& r = spring_rows_[m];
-    if (r.inv_a == 0) return;
-    const Vec3 d = x[size_t(r.i)] - x[size_t(r.j)];
-    const double len = d.norm();
-    if (len < 1e-12) return;  // coincident ends: no direction (as spring_force_on_i)
-    const Vec3 n = d * (1.0 / len);
-    const Vec3 moved = (x[size_t(r.i)] - x_prev_[size_t(r.i)]) - (x[size_t(r.j)] - x_prev_[size_t(r.j)]);
-    double& lambda = spring_lambda_[m];
-    const double dlambda = (r.rest - len - r.alpha_tilde * lambda - r.gamma * n.dot(moved)) * r.inv_a;
-    if (!std::isfinite(dlambda)) return;
-    lambda += dlambda;
-    x[size_t(r.i)] += (inv_mass_[size_t(r.i)] * dlambda) * n;
-    x[size_t(r.j)] -= (inv_mass_[size_t(r.j)] * dlambda) * n;
+void XpbdIntegrator::pad_previous_positions() {
+  padded_prev_.assign(x_prev_.size() + 2 * size_t(spring_tiles_.tile_count()), Eigen::Vector4d::Zero());
+  for (size_t i = 0; i < x_prev_.size(); ++i) padded_prev_[i] << x_prev_[i], 0.0;
+}
+
+void XpbdIntegrator::pad_positions(const std::vector<Vec3>& x) {
+  padded_x_.resize(x.size() + 2 * size_t(spring_tiles_.tile_count()));
+  for (size_t i = 0; i < x.size(); ++i) padded_x_[i] << x[i], 0.0;
+  // Each tile's spare spring, 1 m long: a finite update of zero for its batches' filler lanes
+  // (a tile of its own, so that the tiles running at once never write the same vertex).
+  for (size_t i = x.size(); i < padded_x_.size(); i += 2) {
+    padded_x_[i].setZero();
+    padded_x_[i + 1] << 1.0, 0.0, 0.0, 0.0;
+  }
+}
+
+void XpbdIntegrator::unpad_positions(std::vector<Vec3>& x) const {
+  for (size_t i = 0; i < x.size(); ++i) x[i] = padded_x_[i].head<3>();
+}
+
+void XpbdIntegrator::project_springs(int threads) {
+  // The one-component case of project(), written out on the padded positions for the springs
+  // of a batch at once: its arithmetic on scalars (among them one square root and one division,
+  // each several cycles of the divider) is done once per batch in arrays of kLanes. The batch's
+  // springs share no vertex (one group), so they read the positions that one update after the
+  // other would have read: the same bits as that. d and moved have a zero fourth component, and
+  // the positions keep theirs.
+  Eigen::Vector4d* x = padded_x_.data();
+  const Eigen::Vector4d* prev = padded_prev_.data();
+  const auto update = [x, prev](SpringBatch& b) {
+    std::array<Eigen::Vector4d, kLanes> d;
+    Lanes length, d_dot_moved;
+    for (int k = 0; k < kLanes; ++k) {
+      const size_t i = size_t(b.i[size_t(k)]), j = size_t(b.j[size_t(k)]);
+      d[size_t(k)] = x[i] - x[j];
+      const Eigen::Vector4d moved = d[size_t(k)] - (prev[i] - prev[j]);
+      length[k] = d[size_t(k)].squaredNorm();
+      d_dot_moved[k] = d[size_t(k)].dot(moved);
+    }
+    length = length.sqrt();
+    Lanes inv_length = length.inverse();
+    Lanes dlambda =
+        (b.rest - length - b.alpha_tilde * b.lambda - b.gamma * inv_length * d_dot_moved) * b.inv_a;
+    // Left out: coincident ends (no direction, as spring_force_on_i) and any update that is not
+    // finite. Rare, so the batch is tested at once (dlambda * 0 is NaN where dlambda is not
+    // finite) and fixed up lane by lane, to a correction of exactly zero.
+    if (!(length.minCoeff() >= 1e-12) || std::isnan((dlambda * 0.0).sum())) {
+      for (int k = 0; k < kLanes; ++k) {
+        if (length[k] >= 1e-12 && std::isfinite(dlambda[k])) continue;
+        dlambda[k] = inv_length[k] = 0;
+        d[size_t(k)].setZero();
+      }
+    }
+    b.lambda += dlambda;
+    const Lanes step = dlambda * inv_length;  // x_i += w_i dlambda n, n = d / length
+    const Lanes step_i = b.w_i * step, step_j = b.w_j * step;
+    // A fixed end (w = 0), a left-out or a filler lane gets a correction of zero: added all the
+    // same (no branch), which leaves a finite position as it is.
+    for (int k = 0; k < kLanes; ++k) {
+      x[size_t(b.i[size_t(k)])] += step_i[k] * d[size_t(k)];
+      x[size_t(b.j[size_t(k)])] -= step_j[k] * d[size_t(k)];
+    }
   };
   // SpringTiles: the same result on any number of threads.
-  spring_tiles_.for_each(threads, [&](int m) { update(size_t(m)); });
+  spring_tiles_.for_each_group(threads, [&](int g) {
+    for (int b = batch_start_[size_t(g)]; b < batch_start_[size_t(g) + 1]; ++b) update(spring_batches_[size_t(b)]);
+  });
 }
 
 void XpbdIntegrator::project_constraints(ClothState& state, const ClothModel& model,
                                          const Grab* spring, double h, int threads) {
   Pass pass{inv_mass_, x_prev_, state.x, h};
   double* lambda = lambda_.data();
-  project_springs(state.x, threads);
+  project_springs(threads);
+  // The elements read and write ClothState::x: the springs' positions go there and come back.
+  const bool elements = !model.bw_triangles.empty() || !model.bw_bends.empty();
+  if (elements) unpad_positions(state.x);
   // Baraff-Witkin (seed 001 sec. 4): the kernels' own conditions. The element energies are
   // E = k_e/2 C^T C with k_e = k / a (stretch, shear) and k_e = weight scale B (bend), the damping
   // constants likewise (bw_conditions.hpp, "SI conventions"); alpha = 1 / k_e, beta = k_d,e.
@@ -165,15 +255,19 @@ void XpbdIntegrator::project_constraints(ClothState& state, const ClothModel& mo
     project(c.value, c.grad, e.v, 1.0 / (s * m.bending), s * m.bending_damping, pass, l);
   }
   assert(lambda == lambda_.data() + lambda_.size());
+  if (elements) pad_positions(state.x);
   // The mouse spring f = k (target - x) - c v as the constraint C = x_g - target (grad = I, three
   // components), alpha = 1/k, beta = c (Ċ = v: the target is fixed within a substep). Last in the
   // pass, so that it ends with C = -alpha~ lambda exactly: at rest h^2 k C balances the impulse
   // h^2 M g that the prediction gave the whole cloth (the material constraints move no momentum),
   // and the extension is M g / k as for the force-based integrators.
   if (spring) {
+    Eigen::Vector4d& grabbed = padded_x_[size_t(spring->vertex)];
+    state.x[spring->vertex] = grabbed.head<3>();
     project<3, 3, 1>(state.x[spring->vertex] - spring->target, Eigen::Matrix3d::Identity(),
                      std::array<int, 1>{spring->vertex}, 1.0 / spring->settings.stiffness,
                      spring->settings.damping, pass, grab_lambda_.data());
+    grabbed.head<3>() = state.x[spring->vertex];
   }
 }
 
@@ -207,11 +301,13 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
       prepare_springs(model, h);
 
       lambda_.assign(element_constraint_count(model), 0.0);
-      spring_lambda_.assign(spring_rows_.size(), 0.0);
       grab_lambda_.setZero();
+      pad_previous_positions();
+      pad_positions(state.x);
       for (int it = 0; it < ctx.xpbd_iterations; ++it) {
         project_constraints(state, model, ctx.spring_grab(), h, ctx.pcg.threads);
       }
+      unpad_positions(state.x);
       project_slides(state, ctx);  // before the velocities, which then only move along them
 
       // Velocities from the positions (2016 Algorithm 1, line 13); pinned and kinematically

@@ -182,12 +182,31 @@ TEST(ParallelXpbd, TwoThreadsStepTheClothToTheSameBitsAsOne) {
   expect_same_bits(one, two, 30);
 }
 
-// Every spring once, and no vertex shared by two tiles of one phase (what lets them run at once).
+// Every spring once, no vertex shared by two tiles of one phase (what lets them run at once),
+// and each tile split into groups that share no vertex (what lets XPBD update a group's springs
+// together).
 void expect_valid_tiles(const std::vector<Spring>& springs, int vertex_count, const SpringTiles& tiles) {
   std::vector<int> seen(springs.size(), 0);
   for (int k : tiles.order) ++seen[size_t(k)];
   for (size_t k = 0; k < springs.size(); ++k) ASSERT_EQ(seen[k], 1) << "spring " << k;
   ASSERT_EQ(tiles.tile_start.back(), static_cast<int>(springs.size()));
+  ASSERT_EQ(tiles.tile_group_start.size(), tiles.tile_start.size());
+  for (int t = 0; t < tiles.tile_count(); ++t) {
+    const int first = tiles.tile_group_start[size_t(t)], last = tiles.tile_group_start[size_t(t) + 1];
+    ASSERT_EQ(tiles.group_start[size_t(first)], tiles.tile_start[size_t(t)]) << "tile " << t;
+    ASSERT_EQ(tiles.group_start[size_t(last)], tiles.tile_start[size_t(t) + 1]) << "tile " << t;
+    for (int g = first; g < last; ++g) {
+      ASSERT_LT(tiles.group_start[size_t(g)], tiles.group_start[size_t(g) + 1]) << "empty group " << g;
+      std::vector<char> used(size_t(vertex_count), 0);
+      for (int m = tiles.group_start[size_t(g)]; m < tiles.group_start[size_t(g) + 1]; ++m) {
+        const Spring& s = springs[size_t(tiles.order[size_t(m)])];
+        for (int v : {s.i, s.j}) {
+          ASSERT_FALSE(used[size_t(v)]) << "vertex " << v << " twice in group " << g;
+          used[size_t(v)] = 1;
+        }
+      }
+    }
+  }
   for (int phase = 0; phase < 2; ++phase) {
     std::vector<int> owner(size_t(vertex_count), -1);  // the tile of this phase touching a vertex
     const int first = phase == 0 ? 0 : tiles.odd_tiles_start;

@@ -298,6 +298,54 @@ TEST(Xpbd, DegenerateInputGivesNoNaN) {
   EXPECT_TRUE(all_finite(state));
 }
 
+TEST(Xpbd, ACoincidentSpringLeavesTheOthersOfItsBatchAsTheyWouldBeAlone) {
+  // The springs are updated in batches of vertex-disjoint springs; a spring with no direction is
+  // left out of its batch's arithmetic. Springs (0, 1) coincident and (2, 3) stretched share no
+  // vertex, so they share a batch: (2, 3) must move exactly as it does without the other.
+  const ClothModel alone = spring_pair(0.01, 100, 0.1, 0.3, Vec3(0, 1, 0), Vec3(0.1, 0.5, 0.05));
+  ClothModel both = alone;
+  both.mesh.positions = {Vec3(1, 1, 0), Vec3(1, 1, 0), Vec3(0, 1, 0), Vec3(0.1, 0.5, 0.05)};
+  both.mesh.uv.assign(4, Vec2::Zero());
+  both.mass.assign(4, 0.01);
+  both.springs.push_back(alone.springs[0]);
+  both.springs[0].i = 0;
+  both.springs[0].j = 1;
+  both.springs[1].i = 2;
+  both.springs[1].j = 3;
+  ClothState one{alone.mesh.positions, std::vector<Vec3>(2, Vec3::Zero())};
+  ClothState two{both.mesh.positions, std::vector<Vec3>(4, Vec3::Zero())};
+  XpbdIntegrator a, b;
+  run(a, one, alone, {1, 0}, 1.0 / 60, 4, 20, 3);
+  run(b, two, both, {0, 0, 1, 0}, 1.0 / 60, 4, 20, 3);
+  ASSERT_TRUE(all_finite(two));
+  EXPECT_EQ(two.x[2], one.x[0]);
+  EXPECT_EQ(two.x[3], one.x[1]);
+  EXPECT_EQ(two.v[3], one.v[1]);
+  EXPECT_EQ(two.x[0], two.x[1]) << "the coincident pair falls together";
+  EXPECT_LT(two.x[0].y(), 1.0);
+}
+
+TEST(Xpbd, ChangedStiffnessPinsAndSubstepsTakeEffectOnTheNextStep) {
+  // The spring constraints' constants are kept from one substep to the next while nothing they
+  // depend on changed; a slider, a pin or a new substep count must still reach them at once.
+  const double mass = 0.1, rest = 0.3;
+  ClothModel model = spring_pair(mass, 50, 0.3, rest, Vec3(0, 1, 0), Vec3(0, 1 - rest, 0));
+  ClothState state{model.mesh.positions, std::vector<Vec3>(2, Vec3::Zero())};
+  XpbdIntegrator xpbd;
+  const auto elongation = [&] { return (state.x[0] - state.x[1]).norm() - rest; };
+  run(xpbd, state, model, {1, 0}, 1.0 / 60, 4, 600);
+  EXPECT_NEAR(elongation(), mass * kG / 50, 1e-3 * mass * kG / 50);
+  model.springs[0].k = 200;  // the stiffness slider
+  run(xpbd, state, model, {1, 0}, 1.0 / 60, 4, 600);
+  EXPECT_NEAR(elongation(), mass * kG / 200, 1e-3 * mass * kG / 200);
+  run(xpbd, state, model, {1, 0}, 1.0 / 60, 7, 600);  // another substep: the same equilibrium
+  EXPECT_NEAR(elongation(), mass * kG / 200, 1e-3 * mass * kG / 200);
+  const Vec3 pin = state.x[0];
+  run(xpbd, state, model, {0, 0}, 1.0 / 60, 7, 10);  // the pin released: both fall
+  EXPECT_LT(state.x[0].y(), pin.y() - 0.01);
+  EXPECT_LT(state.v[0].y(), -0.5);
+}
+
 TEST(Xpbd, SelectableByNameWithValidatedIterations) {
   EXPECT_STREQ(make_integrator("xpbd")->name(), "xpbd");
   EXPECT_THROW(make_integrator("static"), InputError);

@@ -103,33 +103,40 @@ struct SpringTiles {
   std::vector<int> order;           ///< spring indices, tile after tile
   std::vector<int> tile_start{0};   ///< tile t is order[tile_start[t] .. tile_start[t + 1])
   int odd_tiles_start = 0;          ///< the first tile of the second phase
+  /// The tiles' vertex-disjoint groups: group g is order[group_start[g] .. group_start[g + 1]),
+  /// and tile t holds groups [tile_group_start[t], tile_group_start[t + 1]).
+  std::vector<int> group_start{0};
+  std::vector<int> tile_group_start{0};
 
   SpringTiles() = default;
   SpringTiles(const std::vector<Spring>& springs, int vertex_count, int min_tile_vertices);
   int tile_count() const { return static_cast<int>(tile_start.size()) - 1; }
 
-  /// visit(m) for every position m of `order`: the even tiles, then the odd ones, the tiles of a
-  /// phase on up to `threads` threads (they share no vertex), a tile's springs in order, so
-  /// every thread count does the same arithmetic (parallel.hpp).
-  template <typename Visit>
-  void for_each(int threads, Visit&& visit) const {
-    for_each_tile(threads, [&](int begin, int end) {
-      for (int m = begin; m < end; ++m) visit(m);
+  /// visit_tile(begin, end) for each tile, positions [begin, end) of `order`: the even tiles,
+  /// then the odd ones, the tiles of a phase on up to `threads` threads (they share no vertex),
+  /// so every thread count does the same arithmetic (parallel.hpp).
+  template <typename VisitTile>
+  void for_each_tile(int threads, VisitTile&& visit_tile) const {
+    for_each_tile_number(threads, [&](size_t tile) { visit_tile(tile_start[tile], tile_start[tile + 1]); });
+  }
+
+  /// visit_group(g) for each vertex-disjoint group g, a tile's groups in order, the tiles in
+  /// for_each_tile's order and on its threads.
+  template <typename VisitGroup>
+  void for_each_group(int threads, VisitGroup&& visit_group) const {
+    for_each_tile_number(threads, [&](size_t tile) {
+      for (int g = tile_group_start[tile]; g < tile_group_start[tile + 1]; ++g) visit_group(g);
     });
   }
 
-  /// visit_tile(begin, end) for each tile, positions [begin, end) of `order`, in for_each's order
-  /// and on its threads.
-  template <typename VisitTile>
-  void for_each_tile(int threads, VisitTile&& visit_tile) const {
+ private:
+  template <typename VisitTileNumber>
+  void for_each_tile_number(int threads, VisitTileNumber&& visit) const {
     for (int phase = 0; phase < 2; ++phase) {
       const int first = phase == 0 ? 0 : odd_tiles_start;
       const int last = phase == 0 ? odd_tiles_start : tile_count();
       const bool worth_it = tile_start[size_t(last)] - tile_start[size_t(first)] >= kMinParallelLength;
-      parallel_tasks(last - first, threads, worth_it, [&](int t) {
-        const size_t tile = size_t(first + t);
-        visit_tile(tile_start[tile], tile_start[tile + 1]);
-      });
+      parallel_tasks(last - first, threads, worth_it, [&](int t) { visit(size_t(first + t)); });
     }
   }
 };

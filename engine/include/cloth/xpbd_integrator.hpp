@@ -26,7 +26,10 @@
 // vertex, alpha = 1/k, beta = c, projected last in each pass.
 // A constraint (component) that cannot move any free vertex (zero-length spring, zero weighted
 // gradient) or has zero stiffness is skipped for that pass: no NaN, no division by zero.
+#include <array>
 #include <vector>
+
+#include <Eigen/Core>
 
 #include "cloth/integrator.hpp"
 #include "cloth/springs.hpp"
@@ -43,36 +46,64 @@ class XpbdIntegrator final : public Integrator {
   /// `spring` is not null), substep length h; the springs on up to `threads` threads.
   void project_constraints(ClothState& state, const ClothModel& model, const Grab* spring, double h,
                            int threads);
-  /// spring_rows_ for substep h and the current inverse masses, and the springs' schedule when
-  /// their topology changed.
+  /// spring_batches_ for substep h and the current inverse masses, and the springs' schedule
+  /// (tiles, groups, batches) when their topology changed.
   void prepare_springs(const ClothModel& model, double h);
-  /// One pass over the springs in spring_tiles_'s order, on up to `threads` threads.
-  void project_springs(std::vector<Vec3>& x, int threads);
+  /// One pass over the springs in spring_tiles_'s order on padded_x_, on up to `threads` threads.
+  void project_springs(int threads);
+  /// padded_prev_ from x_prev_ (once per substep).
+  void pad_previous_positions();
+  /// padded_x_ from x (at the start of the passes, and after the other constraints wrote x).
+  void pad_positions(const std::vector<Vec3>& x);
+  /// x from padded_x_ (before the other constraints read it, and at the end of the passes).
+  void unpad_positions(std::vector<Vec3>& x) const;
 
-  /// Tile size: the up to 2 x 2048 vertices a tile touches (positions, previous positions and
-  /// inverse masses: 224 KiB) stay in a core's L2 while it is swept.
+  /// Tile size: the up to 2 x 2048 vertices a tile touches (positions and previous positions,
+  /// 128 KiB) stay in a core's L2 while it is swept.
   static constexpr int kTileVertices = 2048;
 
-  /// A spring constraint in the form its update needs, in pass order (40 bytes: on fine grids
-  /// the passes are bound by the bandwidth of streaming these rows).
-  struct SpringRow {
-    int i, j;            ///< vertices
-    double rest;         ///< rest length, m
-    double alpha_tilde;  ///< compliance / h^2 = 1 / (k h^2), 1/kg
-    double gamma;        ///< alpha beta / h = k_d / (k h), dimensionless
-    double inv_a;        ///< 1 / ((1 + gamma)(w_i + w_j) + alpha~), kg; 0: the row is skipped
+  /// Springs updated together: eight, two AVX registers per quantity (four and sixteen were
+  /// slower, bench/README.md session 27).
+  static constexpr int kLanes = 8;
+  using Lanes = Eigen::Array<double, kLanes, 1>;
+  /// kLanes spring constraints of one vertex-disjoint group in the form their update needs, one
+  /// array per quantity, so that their arithmetic on scalars is done for all of them at once
+  /// (project_springs). A group's last batch is filled up with lanes of its tile's spare spring,
+  /// all zero but its ends, whose update is a finite zero.
+  struct SpringBatch {
+    std::array<int, kLanes> i, j;  ///< vertices
+    Lanes rest;         ///< rest length, m
+    Lanes alpha_tilde;  ///< compliance / h^2 = 1 / (k h^2), 1/kg
+    Lanes gamma;        ///< alpha beta / h = k_d / (k h), dimensionless
+    Lanes inv_a;        ///< 1 / ((1 + gamma)(w_i + w_j) + alpha~), kg; 0: skipped
+    Lanes w_i, w_j;     ///< the ends' inverse masses, 1/kg
+    Lanes lambda;       ///< the multipliers, reset every substep, kg m
   };
 
+  /// The positions the spring passes update, (x, y, z, 0) per vertex in m, then two spare
+  /// vertices per tile 1 m apart (its spare spring): one 32-byte load or store per end, so that
+  /// an update's difference, dot products and corrections are single AVX operations (a Vec3
+  /// takes two loads and a scalar tail each). The other constraints work on ClothState::x,
+  /// synchronised around them (project_constraints).
+  std::vector<Eigen::Vector4d> padded_x_;
+  std::vector<Eigen::Vector4d> padded_prev_;  ///< x_prev_ in the same form
   std::vector<Vec3> force_;        ///< external forces of the substep, N (scratch)
   std::vector<Vec3> x_prev_;       ///< positions at the start of the substep, m
   std::vector<double> inv_mass_;   ///< 1/kg; 0 for pinned and grabbed vertices
   std::vector<double> lambda_;     ///< Lagrange multiplier of each scalar constraint component
                                    ///< of the Baraff-Witkin elements (h^2 x its generalised
                                    ///< force), reset every substep
-  std::vector<SpringRow> spring_rows_;          ///< the model's springs, in pass order
-  std::vector<double> spring_lambda_;           ///< their multipliers, likewise
+  std::vector<SpringBatch> spring_batches_;  ///< the model's springs, in pass order
+  /// The model.springs index of each lane of spring_batches_; -1 - t for a filler lane of tile t.
+  std::vector<int> batch_springs_;
+  /// Group g of spring_tiles_ is spring_batches_[batch_start_[g] .. batch_start_[g + 1]).
+  std::vector<int> batch_start_;
   SpringTiles spring_tiles_;                    ///< the order of model.springs in a pass
-  std::vector<int> spring_ends_;                ///< i, j of each spring the groups were built for
+  /// What spring_batches_ were computed from: the springs (their i, j also the schedule's), the
+  /// inverse masses and the substep, s.
+  std::vector<Spring> prepared_springs_;
+  std::vector<double> prepared_inv_mass_;
+  double prepared_h_ = 0;
   Vec3 grab_lambda_ = Vec3::Zero();  ///< the mouse spring's three components, likewise
 };
 
