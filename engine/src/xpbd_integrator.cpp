@@ -102,15 +102,16 @@ void XpbdIntegrator::prepare_springs(const ClothModel& model, double h) {
   if (!same_topology) {
     spring_tiles_ = SpringTiles(springs, model.vertex_count(), kTileVertices);
     // Each group in batches, its last one filled up with lanes of its tile's spare spring.
-    batch_springs_.clear();
+    const SpringTiles& tiles = spring_tiles_;
+    lane_springs_.clear();
     batch_start_.assign(1, 0);
-    for (int t = 0; t < spring_tiles_.tile_count(); ++t) {
-      for (int g = spring_tiles_.tile_group_start[size_t(t)]; g < spring_tiles_.tile_group_start[size_t(t) + 1]; ++g) {
-        for (int m = spring_tiles_.group_start[size_t(g)]; m < spring_tiles_.group_start[size_t(g) + 1]; ++m) {
-          batch_springs_.push_back(spring_tiles_.order[size_t(m)]);
+    for (int t = 0; t < tiles.tile_count(); ++t) {
+      for (int g = tiles.tile_group_start[size_t(t)]; g < tiles.tile_group_start[size_t(t) + 1]; ++g) {
+        for (int m = tiles.group_start[size_t(g)]; m < tiles.group_start[size_t(g) + 1]; ++m) {
+          lane_springs_.push_back(tiles.order[size_t(m)]);
         }
-        while (batch_springs_.size() % kLanes != 0) batch_springs_.push_back(-1 - t);
-        batch_start_.push_back(static_cast<int>(batch_springs_.size() / kLanes));
+        while (lane_springs_.size() % kLanes != 0) lane_springs_.push_back(-1 - t);
+        batch_start_.push_back(static_cast<int>(lane_springs_.size() / kLanes));
       }
     }
   }
@@ -120,21 +121,22 @@ void XpbdIntegrator::prepare_springs(const ClothModel& model, double h) {
   // A = (1 + gamma) grad^T W grad + alpha~ is (1 + gamma)(w_i + w_j) + alpha~ here (|d| = 1),
   // constant over the substep's passes.
   const double inv_h = 1.0 / h;
-  spring_batches_.resize(batch_springs_.size() / kLanes);
-  for (size_t lane = 0; lane < batch_springs_.size(); ++lane) {
+  const int vertices = static_cast<int>(inv_mass_.size());  // the spare vertices come after
+  spring_batches_.resize(lane_springs_.size() / kLanes);
+  for (size_t lane = 0; lane < lane_springs_.size(); ++lane) {
     SpringBatch& b = spring_batches_[lane / kLanes];
-    const int k = static_cast<int>(lane % kLanes);
-    b.lambda[k] = 0;
-    const int index = batch_springs_[lane];
-    b.rest[k] = b.alpha_tilde[k] = b.gamma[k] = b.inv_a[k] = b.w_i[k] = b.w_j[k] = 0;
+    const int l = static_cast<int>(lane % kLanes);
+    b.lambda[l] = 0;
+    const int index = lane_springs_[lane];
+    b.rest[l] = b.alpha_tilde[l] = b.gamma[l] = b.inv_a[l] = b.w_i[l] = b.w_j[l] = 0;
     if (index < 0) {  // tile -1 - index's spare spring
-      b.i[size_t(k)] = model.vertex_count() + 2 * (-1 - index);
-      b.j[size_t(k)] = b.i[size_t(k)] + 1;
+      b.i[size_t(l)] = vertices + 2 * (-1 - index);
+      b.j[size_t(l)] = b.i[size_t(l)] + 1;
       continue;
     }
     const Spring& s = springs[size_t(index)];
-    b.i[size_t(k)] = s.i;
-    b.j[size_t(k)] = s.j;
+    b.i[size_t(l)] = s.i;
+    b.j[size_t(l)] = s.j;
     const double compliance = 1.0 / s.k;
     const double alpha_tilde = compliance * inv_h * inv_h;
     const double gamma = s.kd * compliance * inv_h;
@@ -144,18 +146,19 @@ void XpbdIntegrator::prepare_springs(const ClothModel& model, double h) {
     // non-positive: the spring is skipped (as project() skips such a component), its lane left
     // all zero, whose update is a finite zero.
     if (!(s.k > 0 && w > 0 && 1 + gamma > 0 && std::isfinite(a))) continue;
-    b.rest[k] = s.rest;
-    b.alpha_tilde[k] = alpha_tilde;
-    b.gamma[k] = gamma;
-    b.inv_a[k] = 1.0 / a;
-    b.w_i[k] = inv_mass_[size_t(s.i)];
-    b.w_j[k] = inv_mass_[size_t(s.j)];
+    b.rest[l] = s.rest;
+    b.alpha_tilde[l] = alpha_tilde;
+    b.gamma[l] = gamma;
+    b.inv_a[l] = 1.0 / a;
+    b.w_i[l] = inv_mass_[size_t(s.i)];
+    b.w_j[l] = inv_mass_[size_t(s.j)];
   }
 }
 
 void XpbdIntegrator::pad_previous_positions() {
-  padded_prev_.assign(x_prev_.size() + 2 * size_t(spring_tiles_.tile_count()), Eigen::Vector4d::Zero());
+  padded_prev_.resize(x_prev_.size() + 2 * size_t(spring_tiles_.tile_count()));
   for (size_t i = 0; i < x_prev_.size(); ++i) padded_prev_[i] << x_prev_[i], 0.0;
+  for (size_t i = x_prev_.size(); i < padded_prev_.size(); ++i) padded_prev_[i].setZero();
 }
 
 void XpbdIntegrator::pad_positions(const std::vector<Vec3>& x) {
@@ -184,33 +187,37 @@ void XpbdIntegrator::project_springs(int threads) {
   const Eigen::Vector4d* prev = padded_prev_.data();
   const auto update = [x, prev](SpringBatch& b) {
     std::array<Eigen::Vector4d, kLanes> d;
-    Lanes length, d_dot_moved;
+    Lanes squared_length, d_dot_moved;
     for (int k = 0; k < kLanes; ++k) {
       const size_t i = size_t(b.i[size_t(k)]), j = size_t(b.j[size_t(k)]);
       d[size_t(k)] = x[i] - x[j];
       const Eigen::Vector4d moved = d[size_t(k)] - (prev[i] - prev[j]);
-      length[k] = d[size_t(k)].squaredNorm();
+      squared_length[k] = d[size_t(k)].squaredNorm();
       d_dot_moved[k] = d[size_t(k)].dot(moved);
     }
-    length = length.sqrt();
-    Lanes inv_length = length.inverse();
+    const Lanes length = squared_length.sqrt();
+    const Lanes inv_length = length.inverse();
     Lanes dlambda =
         (b.rest - length - b.alpha_tilde * b.lambda - b.gamma * inv_length * d_dot_moved) * b.inv_a;
-    // Left out: coincident ends (no direction, as spring_force_on_i) and any update that is not
-    // finite. Rare, so the batch is tested at once (dlambda * 0 is NaN where dlambda is not
-    // finite) and fixed up lane by lane, to a correction of exactly zero.
-    if (!(length.minCoeff() >= 1e-12) || std::isnan((dlambda * 0.0).sum())) {
+    const Lanes step = dlambda * inv_length;  // x_i += w_i dlambda n, n = d / length
+    Lanes step_i = b.w_i * step, step_j = b.w_j * step;
+    // Left out: coincident ends (no direction, as spring_force_on_i) and any lane whose update is
+    // not finite (a blow-up; then so is step_i or step_j, or 0 * inf made it NaN). Rare, so the
+    // batch is tested at once ((step_i - step_j) * 0 is NaN where either is not finite) and fixed
+    // up lane by lane, to a correction of exactly zero.
+    if (!(length.minCoeff() >= 1e-12) || std::isnan(((step_i - step_j) * 0.0).sum())) {
       for (int k = 0; k < kLanes; ++k) {
-        if (length[k] >= 1e-12 && std::isfinite(dlambda[k])) continue;
-        dlambda[k] = inv_length[k] = 0;
+        if (length[k] >= 1e-12 && std::isfinite(dlambda[k]) && std::isfinite(step_i[k]) &&
+            std::isfinite(step_j[k])) {
+          continue;
+        }
+        dlambda[k] = step_i[k] = step_j[k] = 0;
         d[size_t(k)].setZero();
       }
     }
     b.lambda += dlambda;
-    const Lanes step = dlambda * inv_length;  // x_i += w_i dlambda n, n = d / length
-    const Lanes step_i = b.w_i * step, step_j = b.w_j * step;
     // A fixed end (w = 0), a left-out or a filler lane gets a correction of zero: added all the
-    // same (no branch), which leaves a finite position as it is.
+    // same (no branch), which leaves the position as it is (up to the sign of a zero coordinate).
     for (int k = 0; k < kLanes; ++k) {
       x[size_t(b.i[size_t(k)])] += step_i[k] * d[size_t(k)];
       x[size_t(b.j[size_t(k)])] -= step_j[k] * d[size_t(k)];
@@ -218,7 +225,9 @@ void XpbdIntegrator::project_springs(int threads) {
   };
   // SpringTiles: the same result on any number of threads.
   spring_tiles_.for_each_group(threads, [&](int g) {
-    for (int b = batch_start_[size_t(g)]; b < batch_start_[size_t(g) + 1]; ++b) update(spring_batches_[size_t(b)]);
+    for (int b = batch_start_[size_t(g)]; b < batch_start_[size_t(g) + 1]; ++b) {
+      update(spring_batches_[size_t(b)]);
+    }
   });
 }
 
@@ -226,10 +235,10 @@ void XpbdIntegrator::project_constraints(ClothState& state, const ClothModel& mo
                                          const Grab* spring, double h, int threads) {
   Pass pass{inv_mass_, x_prev_, state.x, h};
   double* lambda = lambda_.data();
-  project_springs(threads);
+  if (padded_) project_springs(threads);
   // The elements read and write ClothState::x: the springs' positions go there and come back.
   const bool elements = !model.bw_triangles.empty() || !model.bw_bends.empty();
-  if (elements) unpad_positions(state.x);
+  if (padded_ && elements) unpad_positions(state.x);
   // Baraff-Witkin (seed 001 sec. 4): the kernels' own conditions. The element energies are
   // E = k_e/2 C^T C with k_e = k / a (stretch, shear) and k_e = weight scale B (bend), the damping
   // constants likewise (bw_conditions.hpp, "SI conventions"); alpha = 1 / k_e, beta = k_d,e.
@@ -255,19 +264,19 @@ void XpbdIntegrator::project_constraints(ClothState& state, const ClothModel& mo
     project(c.value, c.grad, e.v, 1.0 / (s * m.bending), s * m.bending_damping, pass, l);
   }
   assert(lambda == lambda_.data() + lambda_.size());
-  if (elements) pad_positions(state.x);
+  if (padded_ && elements) pad_positions(state.x);
   // The mouse spring f = k (target - x) - c v as the constraint C = x_g - target (grad = I, three
   // components), alpha = 1/k, beta = c (Ċ = v: the target is fixed within a substep). Last in the
   // pass, so that it ends with C = -alpha~ lambda exactly: at rest h^2 k C balances the impulse
   // h^2 M g that the prediction gave the whole cloth (the material constraints move no momentum),
   // and the extension is M g / k as for the force-based integrators.
   if (spring) {
-    Eigen::Vector4d& grabbed = padded_x_[size_t(spring->vertex)];
-    state.x[spring->vertex] = grabbed.head<3>();
-    project<3, 3, 1>(state.x[spring->vertex] - spring->target, Eigen::Matrix3d::Identity(),
+    Vec3& grabbed = state.x[spring->vertex];
+    if (padded_) grabbed = padded_x_[size_t(spring->vertex)].head<3>();
+    project<3, 3, 1>(grabbed - spring->target, Eigen::Matrix3d::Identity(),
                      std::array<int, 1>{spring->vertex}, 1.0 / spring->settings.stiffness,
                      spring->settings.damping, pass, grab_lambda_.data());
-    grabbed.head<3>() = state.x[spring->vertex];
+    if (padded_) padded_x_[size_t(spring->vertex)].head<3>() = grabbed;
   }
 }
 
@@ -302,12 +311,15 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
 
       lambda_.assign(element_constraint_count(model), 0.0);
       grab_lambda_.setZero();
-      pad_previous_positions();
-      pad_positions(state.x);
+      padded_ = !model.springs.empty();
+      if (padded_) {
+        pad_previous_positions();
+        pad_positions(state.x);
+      }
       for (int it = 0; it < ctx.xpbd_iterations; ++it) {
         project_constraints(state, model, ctx.spring_grab(), h, ctx.pcg.threads);
       }
-      unpad_positions(state.x);
+      if (padded_) unpad_positions(state.x);
       project_slides(state, ctx);  // before the velocities, which then only move along them
 
       // Velocities from the positions (2016 Algorithm 1, line 13); pinned and kinematically

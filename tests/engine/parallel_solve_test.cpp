@@ -191,6 +191,8 @@ void expect_valid_tiles(const std::vector<Spring>& springs, int vertex_count, co
   for (size_t k = 0; k < springs.size(); ++k) ASSERT_EQ(seen[k], 1) << "spring " << k;
   ASSERT_EQ(tiles.tile_start.back(), static_cast<int>(springs.size()));
   ASSERT_EQ(tiles.tile_group_start.size(), tiles.tile_start.size());
+  ASSERT_EQ(tiles.tile_group_start.front(), 0);
+  ASSERT_EQ(tiles.tile_group_start.back() + 1, static_cast<int>(tiles.group_start.size()));
   for (int t = 0; t < tiles.tile_count(); ++t) {
     const int first = tiles.tile_group_start[size_t(t)], last = tiles.tile_group_start[size_t(t) + 1];
     ASSERT_EQ(tiles.group_start[size_t(first)], tiles.tile_start[size_t(t)]) << "tile " << t;

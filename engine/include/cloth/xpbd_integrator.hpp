@@ -58,8 +58,8 @@ class XpbdIntegrator final : public Integrator {
   /// x from padded_x_ (before the other constraints read it, and at the end of the passes).
   void unpad_positions(std::vector<Vec3>& x) const;
 
-  /// Tile size: the up to 2 x 2048 vertices a tile touches (positions and previous positions,
-  /// 128 KiB) stay in a core's L2 while it is swept.
+  /// Tile size: the up to 2 x 2048 vertices a tile touches (padded positions and previous
+  /// positions, 256 KiB) stay in a core's L2 while it is swept.
   static constexpr int kTileVertices = 2048;
 
   /// Springs updated together: eight, two AVX registers per quantity (four and sixteen were
@@ -87,6 +87,9 @@ class XpbdIntegrator final : public Integrator {
   /// synchronised around them (project_constraints).
   std::vector<Eigen::Vector4d> padded_x_;
   std::vector<Eigen::Vector4d> padded_prev_;  ///< x_prev_ in the same form
+  /// Whether this substep's passes keep the positions in padded_x_ (the model has springs);
+  /// without springs they stay in ClothState::x.
+  bool padded_ = false;
   std::vector<Vec3> force_;        ///< external forces of the substep, N (scratch)
   std::vector<Vec3> x_prev_;       ///< positions at the start of the substep, m
   std::vector<double> inv_mass_;   ///< 1/kg; 0 for pinned and grabbed vertices
@@ -95,7 +98,7 @@ class XpbdIntegrator final : public Integrator {
                                    ///< force), reset every substep
   std::vector<SpringBatch> spring_batches_;  ///< the model's springs, in pass order
   /// The model.springs index of each lane of spring_batches_; -1 - t for a filler lane of tile t.
-  std::vector<int> batch_springs_;
+  std::vector<int> lane_springs_;
   /// Group g of spring_tiles_ is spring_batches_[batch_start_[g] .. batch_start_[g + 1]).
   std::vector<int> batch_start_;
   SpringTiles spring_tiles_;                    ///< the order of model.springs in a pass
