@@ -106,7 +106,8 @@ void XpbdIntegrator::prepare_springs(const ClothModel& model, double h) {
     lane_springs_.clear();
     batch_start_.assign(1, 0);
     for (int t = 0; t < tiles.tile_count(); ++t) {
-      for (int g = tiles.tile_group_start[size_t(t)]; g < tiles.tile_group_start[size_t(t) + 1]; ++g) {
+      const int first_group = tiles.tile_group_start[size_t(t)];
+      for (int g = first_group; g < tiles.tile_group_start[size_t(t) + 1]; ++g) {
         for (int m = tiles.group_start[size_t(g)]; m < tiles.group_start[size_t(g) + 1]; ++m) {
           lane_springs_.push_back(tiles.order[size_t(m)]);
         }
@@ -117,9 +118,9 @@ void XpbdIntegrator::prepare_springs(const ClothModel& model, double h) {
   }
   // Springs (seed 002): C = |x_i - x_j| - rest, grad = (d, -d), E = k/2 C^2 => alpha = 1/k; the
   // axial damping -k_d (v_ij . d) d is Rayleigh damping of C with beta = k_d. Stiffness, damping
-  // and inverse masses are compared every substep (sliders, pins and grabs change them). project()'s
-  // A = (1 + gamma) grad^T W grad + alpha~ is (1 + gamma)(w_i + w_j) + alpha~ here (|d| = 1),
-  // constant over the substep's passes.
+  // and inverse masses are compared every substep (sliders, pins and grabs change them).
+  // project()'s A = (1 + gamma) grad^T W grad + alpha~ is (1 + gamma)(w_i + w_j) + alpha~ here
+  // (|d| = 1), constant over the substep's passes.
   const double inv_h = 1.0 / h;
   const int vertices = static_cast<int>(inv_mass_.size());  // the spare vertices come after
   spring_batches_.resize(lane_springs_.size() / kLanes);

@@ -194,11 +194,13 @@ void expect_valid_tiles(const std::vector<Spring>& springs, int vertex_count, co
   ASSERT_EQ(tiles.tile_group_start.front(), 0);
   ASSERT_EQ(tiles.tile_group_start.back() + 1, static_cast<int>(tiles.group_start.size()));
   for (int t = 0; t < tiles.tile_count(); ++t) {
-    const int first = tiles.tile_group_start[size_t(t)], last = tiles.tile_group_start[size_t(t) + 1];
+    const int first = tiles.tile_group_start[size_t(t)];
+    const int last = tiles.tile_group_start[size_t(t) + 1];
     ASSERT_EQ(tiles.group_start[size_t(first)], tiles.tile_start[size_t(t)]) << "tile " << t;
     ASSERT_EQ(tiles.group_start[size_t(last)], tiles.tile_start[size_t(t) + 1]) << "tile " << t;
     for (int g = first; g < last; ++g) {
-      ASSERT_LT(tiles.group_start[size_t(g)], tiles.group_start[size_t(g) + 1]) << "empty group " << g;
+      ASSERT_LT(tiles.group_start[size_t(g)], tiles.group_start[size_t(g) + 1])
+          << "empty group " << g;
       std::vector<char> used(size_t(vertex_count), 0);
       for (int m = tiles.group_start[size_t(g)]; m < tiles.group_start[size_t(g) + 1]; ++m) {
         const Spring& s = springs[size_t(tiles.order[size_t(m)])];

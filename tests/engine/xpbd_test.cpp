@@ -328,7 +328,8 @@ TEST(Xpbd, ACoincidentSpringLeavesTheOthersOfItsBatchAsTheyWouldBeAlone) {
 // Steps the state `frames` frames with `xpbd`, which has stepped the model before, and a copy
 // with a new integrator: the constants it kept must be the ones a new integrator computes (the
 // multipliers start again every substep, so nothing else carries over).
-void expect_same_as_a_new_integrator(XpbdIntegrator& xpbd, ClothState& state, const ClothModel& model,
+void expect_same_as_a_new_integrator(XpbdIntegrator& xpbd, ClothState& state,
+                                     const ClothModel& model,
                                      const std::vector<std::uint8_t>& pinned, int substeps,
                                      int frames, const char* what) {
   ClothState copy = state;

@@ -117,7 +117,8 @@ struct SpringTiles {
   /// so every thread count does the same arithmetic (parallel.hpp).
   template <typename VisitTile>
   void for_each_tile(int threads, VisitTile&& visit_tile) const {
-    for_each_tile_number(threads, [&](size_t tile) { visit_tile(tile_start[tile], tile_start[tile + 1]); });
+    for_each_tile_number(threads,
+                         [&](size_t tile) { visit_tile(tile_start[tile], tile_start[tile + 1]); });
   }
 
   /// visit_group(g) for each vertex-disjoint group g, a tile's groups in order, the tiles in
