@@ -21,6 +21,9 @@ struct Variant {
   bool two_level = false;    // the two-level preconditioner
   double stiffness = 1;      // factor on the default material's stretch and shear springs
   double tolerance = 0;      // the CG's epsilon; 0: SolverSettings' default (1e-3)
+  // Only the springs on the mesh's edges (structural and the cell diagonal of its triangles):
+  // the link set of Bullet's patch, no second diagonal and no bend springs.
+  bool bullet_links = false;
 };
 
 /// The named variants, in the table's order (step_bench.cpp's header says what each is).

@@ -14,7 +14,8 @@ from collections import defaultdict
 
 # clothsim variant -> the Bullet variant on the same scene (bench/hanging_cloth.cpp, bullet_peer.cpp)
 # (pairs: one clothsim variant may have two peers, e.g. Bullet's 10 passes and its 100).
-PEERS = [("implicit", "bullet"), ("implicit-free", "bullet-free"), ("xpbd-4x10", "bullet"), ("xpbd", "bullet"),
+PEERS = [("implicit", "bullet"), ("implicit-free", "bullet-free"), ("xpbd-4x10", "bullet"),
+         ("xpbd-4x10-bullet-links", "bullet"), ("xpbd", "bullet"),
          ("implicit-2level", "bullet"), ("implicit-stiff-2level", "bullet"),
          ("implicit-stiff-2level", "bullet-100it")]
 

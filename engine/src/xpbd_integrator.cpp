@@ -156,20 +156,15 @@ void XpbdIntegrator::prepare_springs(const ClothModel& model, double h) {
   }
 }
 
-void XpbdIntegrator::pad_previous_positions() {
-  padded_prev_.resize(x_prev_.size() + 2 * size_t(spring_tiles_.tile_count()));
-  for (size_t i = 0; i < x_prev_.size(); ++i) padded_prev_[i] << x_prev_[i], 0.0;
-  for (size_t i = x_prev_.size(); i < padded_prev_.size(); ++i) padded_prev_[i].setZero();
-}
-
-void XpbdIntegrator::pad_positions(const std::vector<Vec3>& x) {
-  padded_x_.resize(x.size() + 2 * size_t(spring_tiles_.tile_count()));
-  for (size_t i = 0; i < x.size(); ++i) padded_x_[i] << x[i], 0.0;
-  // Each tile's spare spring, 1 m long: a finite update of zero for its batches' filler lanes
-  // (a tile of its own, so that the tiles running at once never write the same vertex).
-  for (size_t i = x.size(); i < padded_x_.size(); i += 2) {
-    padded_x_[i].setZero();
-    padded_x_[i + 1] << 1.0, 0.0, 0.0, 0.0;
+void XpbdIntegrator::pad(const std::vector<Vec3>& x, std::vector<Eigen::Vector4d>& padded) const {
+  padded.resize(x.size() + 2 * size_t(spring_tiles_.tile_count()));
+  for (size_t i = 0; i < x.size(); ++i) padded[i] << x[i], 0.0;
+  // Each tile's spare spring, 1 m long and not moving: a finite update of zero for its batches'
+  // filler lanes (a tile of its own, so that the tiles running at once never write the same
+  // vertex).
+  for (size_t i = x.size(); i < padded.size(); i += 2) {
+    padded[i].setZero();
+    padded[i + 1] << 1.0, 0.0, 0.0, 0.0;
   }
 }
 
@@ -265,7 +260,7 @@ void XpbdIntegrator::project_constraints(ClothState& state, const ClothModel& mo
     project(c.value, c.grad, e.v, 1.0 / (s * m.bending), s * m.bending_damping, pass, l);
   }
   assert(lambda == lambda_.data() + lambda_.size());
-  if (padded_ && elements) pad_positions(state.x);
+  if (padded_ && elements) pad(state.x, padded_x_);
   // The mouse spring f = k (target - x) - c v as the constraint C = x_g - target (grad = I, three
   // components), alpha = 1/k, beta = c (Ċ = v: the target is fixed within a substep). Last in the
   // pass, so that it ends with C = -alpha~ lambda exactly: at rest h^2 k C balances the impulse
@@ -314,8 +309,8 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
       grab_lambda_.setZero();
       padded_ = !model.springs.empty();
       if (padded_) {
-        pad_previous_positions();
-        pad_positions(state.x);
+        pad(x_prev_, padded_prev_);
+        pad(state.x, padded_x_);
       }
       for (int it = 0; it < ctx.xpbd_iterations; ++it) {
         project_constraints(state, model, ctx.spring_grab(), h, ctx.pcg.threads);
