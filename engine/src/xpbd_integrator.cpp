@@ -81,11 +81,11 @@ size_t element_constraint_count(const ClothModel& model) {
 
 }  // namespace
 
-void XpbdIntegrator::prepare_springs(const ClothModel& model, double h) {
+void XpbdIntegrator::prepare_springs(const ClothModel& model, double h, bool compare_springs) {
   const std::vector<Spring>& springs = model.springs;
   bool same_topology = prepared_springs_.size() == springs.size();
   bool same_constants = same_topology && h == prepared_h_ && inv_mass_ == prepared_inv_mass_;
-  for (size_t k = 0; same_topology && k < springs.size(); ++k) {
+  for (size_t k = 0; compare_springs && same_topology && k < springs.size(); ++k) {
     const Spring& s = springs[k];
     const Spring& p = prepared_springs_[k];
     same_topology = s.i == p.i && s.j == p.j;
@@ -117,8 +117,9 @@ void XpbdIntegrator::prepare_springs(const ClothModel& model, double h) {
     }
   }
   // Springs (seed 002): C = |x_i - x_j| - rest, grad = (d, -d), E = k/2 C^2 => alpha = 1/k; the
-  // axial damping -k_d (v_ij . d) d is Rayleigh damping of C with beta = k_d. Stiffness, damping
-  // and inverse masses are compared every substep (sliders, pins and grabs change them).
+  // axial damping -k_d (v_ij . d) d is Rayleigh damping of C with beta = k_d. Stiffness and
+  // damping are compared every step, inverse masses every substep (sliders, pins and grabs change
+  // them).
   // project()'s A = (1 + gamma) grad^T W grad + alpha~ is (1 + gamma)(w_i + w_j) + alpha~ here
   // (|d| = 1), constant over the substep's passes.
   const double inv_h = 1.0 / h;
@@ -303,7 +304,7 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
       inv_mass_.resize(n);
       for (int i = 0; i < n; ++i) inv_mass_[i] = pinned[i] ? 0.0 : 1.0 / model.mass[i];
       if (const Grab* grab = ctx.kinematic_grab()) inv_mass_[grab->vertex] = 0;
-      prepare_springs(model, h);
+      prepare_springs(model, h, /*compare_springs=*/sub == 0);
 
       lambda_.assign(element_constraint_count(model), 0.0);
       grab_lambda_.setZero();

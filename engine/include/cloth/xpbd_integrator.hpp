@@ -47,8 +47,10 @@ class XpbdIntegrator final : public Integrator {
   void project_constraints(ClothState& state, const ClothModel& model, const Grab* spring, double h,
                            int threads);
   /// spring_batches_ for substep h and the current inverse masses, and the springs' schedule
-  /// (tiles, groups, batches) when their topology changed.
-  void prepare_springs(const ClothModel& model, double h);
+  /// (tiles, groups, batches) when their topology changed. `compare_springs`: whether the model's
+  /// springs may differ from the prepared ones (false after the first substep of a step: the
+  /// model is const for the whole step, and comparing them reads 2.4 MB twice at 100²).
+  void prepare_springs(const ClothModel& model, double h, bool compare_springs);
   /// One pass over the springs in spring_tiles_'s order on padded_x_, on up to `threads` threads.
   void project_springs(int threads);
   /// `padded` from x, with each tile's spare spring at its end: padded_prev_ from x_prev_ (once
