@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "cloth/error.hpp"
@@ -181,7 +182,7 @@ void Simulation::move_grab(const Vec3& target) {
   if (grab_ && target.allFinite()) grab_->target = target;
 }
 
-bool Simulation::try_step(FrameReport& report, double h, double t) {
+std::string Simulation::try_step(FrameReport& report, double h, double t) {
   StepContext ctx;
   ctx.dt = h;
   ctx.substeps = solver_.substeps;
@@ -211,31 +212,44 @@ bool Simulation::try_step(FrameReport& report, double h, double t) {
   report.solver_iterations += r.solver_iterations;
   report.solver_residual = r.solver_residual;
   report.timings += r.timings;
+  return runaway(model_, last_good_, state_, solver_.threads);
+}
+
+std::string Simulation::runaway(const ClothModel& model, const ClothState& before,
+                                const ClothState& after, int threads) {
   // Blow-up: NaN/Inf, or a speed or a stretch no cloth reaches (typically an explicit step too
-  // long for the stiffness). The stretch counts only when this step raised it: a scene may start
-  // out stretched.
-  const double max_speed = parallel_max(state_.vertex_count(), solver_.threads, 0.0,
-                                        [&](int i) { return state_.v[size_t(i)].norm(); });
-  if (!all_finite(state_) || max_speed >= kRunawaySpeed) return false;
-  const double strain = max_edge_strain(model_, state_, solver_.threads);
-  return strain < kRunawayStrain || strain <= max_edge_strain(model_, last_good_, solver_.threads);
+  // long for the stiffness, or XPBD passes too few for the grid: bench/README.md, session 28).
+  if (!all_finite(after)) return "positions or velocities not finite";
+  const double max_speed = parallel_max(after.vertex_count(), threads, 0.0,
+                                        [&](int i) { return after.v[size_t(i)].norm(); });
+  char why[96];
+  if (max_speed >= kRunawaySpeed) {
+    std::snprintf(why, sizeof why, "a vertex reached %.4g m/s, limit %g", max_speed, kRunawaySpeed);
+    return why;
+  }
+  const double strain = max_edge_strain(model, after, threads);
+  if (strain < kRunawayStrain || strain <= max_edge_strain(model, before, threads)) return "";
+  std::snprintf(why, sizeof why, "an edge stretched by %.4g%%, limit %g%%", 100 * strain,
+                100 * kRunawayStrain);
+  return why;
 }
 
 void Simulation::advance_fixed(FrameReport& report) {
   last_good_ = state_;
-  bool ok = try_step(report, solver_.dt, time_);
+  const std::string why = try_step(report, solver_.dt, time_);
   report.steps_taken = 1;
   report.smallest_step = solver_.dt;
-  if (!ok) {
+  if (!why.empty()) {
     ++instabilities_;
     const int before = solver_.substeps;
+    bool ok = false;
     for (int retry = 0; !ok && retry < kRecoveryRetries && solver_.substeps < kMaxRecoverySubsteps; ++retry) {
       state_ = last_good_;
       ++report.rejected_steps;
       solver_.substeps = std::min(2 * solver_.substeps, kMaxRecoverySubsteps);
-      ok = try_step(report, solver_.dt, time_);
+      ok = try_step(report, solver_.dt, time_).empty();
     }
-    last_instability_ = "step at t=" + std::to_string(time_) + " s diverged with dt=" +
+    last_instability_ = "step at t=" + std::to_string(time_) + " s diverged (" + why + ") with dt=" +
                         std::to_string(solver_.dt) + " s, " + std::to_string(before) + " substeps: ";
     if (ok) {
       last_instability_ += "redone with " + std::to_string(solver_.substeps) + " substeps (kept)";
@@ -274,8 +288,8 @@ void Simulation::advance_adaptively(FrameReport& report) {
     }
     const double h = std::min(dt * controller_.fraction(), dt - done);
     last_good_ = state_;
-    const bool finite = try_step(report, h, time_ + done);
-    if (finite && max_stretch_change(stretch_triangles_, last_good_.x, state_.x, solver_.threads) <= solver_.max_stretch_change) {
+    const std::string why = try_step(report, h, time_ + done);
+    if (why.empty() && max_stretch_change(stretch_triangles_, last_good_.x, state_.x, solver_.threads) <= solver_.max_stretch_change) {
       controller_.accept();
       done += h;
       ++report.steps_taken;
@@ -285,11 +299,11 @@ void Simulation::advance_adaptively(FrameReport& report) {
     // Section 7: discard the proposed state, reduce the step size, and try again.
     state_ = last_good_;
     ++report.rejected_steps;
-    if (!finite) {
+    if (!why.empty()) {
       ++instabilities_;
       report.recovered = true;
       last_instability_ = "step of " + std::to_string(h) + " s at t=" + std::to_string(time_ + done) +
-                          " s diverged: discarded, step halved";
+                          " s diverged (" + why + "): discarded, step halved";
     }
     if (!controller_.reject()) {
       // Even dt / 2^kMaxLevel changes the stretch drastically: stop the motion rather than spin.

@@ -142,6 +142,32 @@ TEST(Instability, BlowUpIsDetectedRolledBackAndReported) {
   EXPECT_EQ(sim.instabilities(), before);
 }
 
+TEST(Instability, TheReportNamesWhatRanAway) {
+  const Simulation sim = make_sim(4, SpringMaterial{}, {}, 1.0 / 60, 1);
+  const ClothModel& model = sim.model();
+  const ClothState rest = sim.state();
+  EXPECT_EQ(Simulation::runaway(model, rest, rest), "");
+
+  ClothState nan = rest;
+  nan.x[5].y() = std::nan("");
+  EXPECT_EQ(Simulation::runaway(model, rest, nan), "positions or velocities not finite");
+
+  ClothState fast = rest;
+  fast.v[5] = Vec3(600, 0, 0);
+  EXPECT_EQ(Simulation::runaway(model, rest, fast), "a vertex reached 600 m/s, limit 500");
+  fast.v[5] = Vec3(499, 0, 0);
+  EXPECT_EQ(Simulation::runaway(model, rest, fast), "");
+
+  // Corner vertex 0 moved away from its neighbour 1 by 12 times their edge: that edge is 13 times
+  // its rest length, strain 1200%, the largest (the corner's other edges turn as they stretch).
+  ClothState stretched = rest;
+  stretched.x[0] -= 12 * (rest.x[1] - rest.x[0]);
+  EXPECT_NEAR(max_edge_strain(model, stretched), 12.0, 1e-9);
+  EXPECT_EQ(Simulation::runaway(model, rest, stretched), "an edge stretched by 1200%, limit 1000%");
+  // A step that did not raise the stretch it started from has not run away.
+  EXPECT_EQ(Simulation::runaway(model, stretched, stretched), "");
+}
+
 TEST(Instability, RecoveryRaisesSubstepsAndTheClothKeepsMoving) {
   // The default material needs ~40 substeps on a 10 x 10 grid; 3 diverge.
   Simulation sim = make_sim(10, SpringMaterial{}, {0, 9}, 1.0 / 60, 3);
@@ -153,6 +179,7 @@ TEST(Instability, RecoveryRaisesSubstepsAndTheClothKeepsMoving) {
   EXPECT_GE(sim.instabilities(), 1);
   EXPECT_GT(sim.solver().substeps, 3) << "recovery kept the larger substep count";
   EXPECT_NE(sim.last_instability().find("redone with"), std::string::npos) << sim.last_instability();
+  EXPECT_NE(sim.last_instability().find("diverged ("), std::string::npos) << sim.last_instability();
   EXPECT_LT(lowest, 0.3) << "not frozen: the free corner swung down";
   const int events = sim.instabilities();
   for (int s = 0; s < 60; ++s) sim.step();

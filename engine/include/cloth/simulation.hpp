@@ -71,6 +71,11 @@ class Simulation {
   /// up: no fabric survives a tenfold stretch, while an explicit step too long for the stiffness
   /// reached 9,600% at speeds well under kRunawaySpeed.
   static constexpr double kRunawayStrain = 10.0;
+  /// Why a step from `before` to `after` counts as blown up, in words for the report (non-finite
+  /// values, the fastest vertex's speed, or the largest edge strain, which counts only when the
+  /// step raised it: a scene may start out stretched); empty when it does not.
+  static std::string runaway(const ClothModel& model, const ClothState& before,
+                             const ClothState& after, int threads = 1);
   /// Recovery doubles the substeps up to this many (never past what the user set higher).
   static constexpr int kMaxRecoverySubsteps = 2048;
   /// Retries of one diverged step, each with twice the substeps.
@@ -195,9 +200,9 @@ class Simulation {
 
  private:
   /// One attempt at a step of length h from time t with the current settings, adding its work
-  /// to `report`; false if it diverged (NaN/Inf, runaway speed or stretch). The caller has put
-  /// the state it starts from in last_good_.
-  bool try_step(FrameReport& report, double h, double t);
+  /// to `report`; why it diverged (runaway()), empty if it did not. The caller has put the state
+  /// it starts from in last_good_.
+  std::string try_step(FrameReport& report, double h, double t);
   /// The frame as one step, with substep doubling on divergence.
   void advance_fixed(FrameReport& report);
   /// The frame in steps chosen by the section 7 controller.
