@@ -7,9 +7,10 @@
 // is visible). "implicit-free" is the implicit integrator on the same cloth without the sphere, the
 // peer of Bullet's free variant (bullet_peer.cpp, built where Bullet is found); "xpbd-4x10" is XPBD
 // with Bullet's settings there (4 substeps, 10 passes each, no step control), "xpbd-4x10-2threads"
-// the same on two threads; "implicit-stiff" is "implicit" with 5x stiffer stretch and shear
-// springs (5000 and 500 N/m: max strain about 2% at 100^2, the target), whose peer is
-// Bullet with 100 passes ("bullet-100it"), "-2level" / "-2threads" as below, "-tol1e-6" with
+// the same on two threads, "xpbd-4x10-bullet-links" the same on Bullet's links (hanging_cloth.cpp);
+// "implicit-stiff" is "implicit" with 5x stiffer stretch and shear springs (5000 and 500 N/m: max
+// strain about 2% at 100^2, the target), whose peer is Bullet with 100 passes
+// ("bullet-100it"), "-2level" / "-2threads" as below, "-tol1e-6" with
 // the CG tolerance of 1e-6 (the default until session 20; now 1e-3, docs/physics.md).
 // "implicit" uses IC(0) alone (the default until session 18), "implicit-2threads" the same on two
 // threads (the same bits, parallel.hpp), "implicit-2level" one thread with the two-level

@@ -249,8 +249,9 @@ void Simulation::advance_fixed(FrameReport& report) {
       solver_.substeps = std::min(2 * solver_.substeps, kMaxRecoverySubsteps);
       ok = try_step(report, solver_.dt, time_).empty();
     }
-    last_instability_ = "step at t=" + std::to_string(time_) + " s diverged (" + why + ") with dt=" +
-                        std::to_string(solver_.dt) + " s, " + std::to_string(before) + " substeps: ";
+    last_instability_ = "step at t=" + std::to_string(time_) + " s diverged (" + why +
+                        ") with dt=" + std::to_string(solver_.dt) + " s, " +
+                        std::to_string(before) + " substeps: ";
     if (ok) {
       last_instability_ += "redone with " + std::to_string(solver_.substeps) + " substeps (kept)";
     } else {
@@ -289,7 +290,8 @@ void Simulation::advance_adaptively(FrameReport& report) {
     const double h = std::min(dt * controller_.fraction(), dt - done);
     last_good_ = state_;
     const std::string why = try_step(report, h, time_ + done);
-    if (why.empty() && max_stretch_change(stretch_triangles_, last_good_.x, state_.x, solver_.threads) <= solver_.max_stretch_change) {
+    if (why.empty() && max_stretch_change(stretch_triangles_, last_good_.x, state_.x,
+                                          solver_.threads) <= solver_.max_stretch_change) {
       controller_.accept();
       done += h;
       ++report.steps_taken;
