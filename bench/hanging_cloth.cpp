@@ -40,7 +40,7 @@ const std::vector<std::pair<std::string, Variant>>& variants() {
       {"implicit-2level", {"implicit", false, false, 1, true}},
       {"implicit-2level-2threads", {"implicit", false, false, 2, true}},
       {"xpbd-4x10-2threads", {"xpbd", false, true, 2}},
-      {"xpbd-4x10-bullet-links", {"xpbd", false, true, 1, false, 1, 0, true}},
+      {"xpbd-4x10-bullet-links", {.integrator = "xpbd", .bullet_like = true, .bullet_links = true}},
       {"implicit-stiff", {"implicit", false, false, 1, false, 5}},
       {"implicit-stiff-2threads", {"implicit", false, false, 2, false, 5}},
       {"implicit-stiff-2level", {"implicit", false, false, 1, true, 5}},

@@ -79,6 +79,21 @@ size_t element_constraint_count(const ClothModel& model) {
   return 3 * model.bw_triangles.size() + model.bw_bends.size();
 }
 
+// `padded` from x, (x, y, z, 0) per vertex, then each of `tiles` tiles' spare spring: padded_prev_
+// from x_prev_ (once per substep), padded_x_ from state.x (at the start of the passes, and after
+// the other constraints wrote x).
+void pad(const std::vector<Vec3>& x, int tiles, std::vector<Eigen::Vector4d>& padded) {
+  padded.resize(x.size() + 2 * size_t(tiles));
+  for (size_t i = 0; i < x.size(); ++i) padded[i] << x[i], 0.0;
+  // Each tile's spare spring, 1 m long and not moving: a finite update of zero for its batches'
+  // filler lanes (a tile of its own, so that the tiles running at once never write the same
+  // vertex).
+  for (size_t i = x.size(); i < padded.size(); i += 2) {
+    padded[i].setZero();
+    padded[i + 1] << 1.0, 0.0, 0.0, 0.0;
+  }
+}
+
 }  // namespace
 
 void XpbdIntegrator::prepare_springs(const ClothModel& model, double h, bool compare_springs) {
@@ -154,18 +169,6 @@ void XpbdIntegrator::prepare_springs(const ClothModel& model, double h, bool com
     b.inv_a[l] = 1.0 / a;
     b.w_i[l] = inv_mass_[size_t(s.i)];
     b.w_j[l] = inv_mass_[size_t(s.j)];
-  }
-}
-
-void XpbdIntegrator::pad(const std::vector<Vec3>& x, std::vector<Eigen::Vector4d>& padded) const {
-  padded.resize(x.size() + 2 * size_t(spring_tiles_.tile_count()));
-  for (size_t i = 0; i < x.size(); ++i) padded[i] << x[i], 0.0;
-  // Each tile's spare spring, 1 m long and not moving: a finite update of zero for its batches'
-  // filler lanes (a tile of its own, so that the tiles running at once never write the same
-  // vertex).
-  for (size_t i = x.size(); i < padded.size(); i += 2) {
-    padded[i].setZero();
-    padded[i + 1] << 1.0, 0.0, 0.0, 0.0;
   }
 }
 
@@ -261,7 +264,7 @@ void XpbdIntegrator::project_constraints(ClothState& state, const ClothModel& mo
     project(c.value, c.grad, e.v, 1.0 / (s * m.bending), s * m.bending_damping, pass, l);
   }
   assert(lambda == lambda_.data() + lambda_.size());
-  if (padded_ && elements) pad(state.x, padded_x_);
+  if (padded_ && elements) pad(state.x, spring_tiles_.tile_count(), padded_x_);
   // The mouse spring f = k (target - x) - c v as the constraint C = x_g - target (grad = I, three
   // components), alpha = 1/k, beta = c (Ċ = v: the target is fixed within a substep). Last in the
   // pass, so that it ends with C = -alpha~ lambda exactly: at rest h^2 k C balances the impulse
@@ -310,8 +313,8 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
       grab_lambda_.setZero();
       padded_ = !model.springs.empty();
       if (padded_) {
-        pad(x_prev_, padded_prev_);
-        pad(state.x, padded_x_);
+        pad(x_prev_, spring_tiles_.tile_count(), padded_prev_);
+        pad(state.x, spring_tiles_.tile_count(), padded_x_);
       }
       for (int it = 0; it < ctx.xpbd_iterations; ++it) {
         project_constraints(state, model, ctx.spring_grab(), h, ctx.pcg.threads);

@@ -155,6 +155,8 @@ TEST(Instability, TheReportNamesWhatRanAway) {
   ClothState fast = rest;
   fast.v[5] = Vec3(600, 0, 0);
   EXPECT_EQ(Simulation::runaway(model, rest, fast), "a vertex reached 600 m/s, limit 500");
+  fast.v[5] = Vec3(500, 0, 0);
+  EXPECT_EQ(Simulation::runaway(model, rest, fast), "a vertex reached 500 m/s, limit 500");
   fast.v[5] = Vec3(499, 0, 0);
   EXPECT_EQ(Simulation::runaway(model, rest, fast), "");
 
@@ -164,6 +166,10 @@ TEST(Instability, TheReportNamesWhatRanAway) {
   stretched.x[0] -= 12 * (rest.x[1] - rest.x[0]);
   EXPECT_NEAR(max_edge_strain(model, stretched), 12.0, 1e-9);
   EXPECT_EQ(Simulation::runaway(model, rest, stretched), "an edge stretched by 1200%, limit 1000%");
+  ClothState below_limit = rest;  // that edge at 10.9 times its rest length, strain 990%
+  below_limit.x[0] -= 9.9 * (rest.x[1] - rest.x[0]);
+  EXPECT_NEAR(max_edge_strain(model, below_limit), 9.9, 1e-9);
+  EXPECT_EQ(Simulation::runaway(model, rest, below_limit), "");
   // A step that did not raise the stretch it started from has not run away.
   EXPECT_EQ(Simulation::runaway(model, stretched, stretched), "");
 }

@@ -53,10 +53,6 @@ class XpbdIntegrator final : public Integrator {
   void prepare_springs(const ClothModel& model, double h, bool compare_springs);
   /// One pass over the springs in spring_tiles_'s order on padded_x_, on up to `threads` threads.
   void project_springs(int threads);
-  /// `padded` from x, with each tile's spare spring at its end: padded_prev_ from x_prev_ (once
-  /// per substep), padded_x_ from state.x (at the start of the passes, and after the other
-  /// constraints wrote x).
-  void pad(const std::vector<Vec3>& x, std::vector<Eigen::Vector4d>& padded) const;
   /// x from padded_x_ (before the other constraints read it, and at the end of the passes).
   void unpad_positions(std::vector<Vec3>& x) const;
 
