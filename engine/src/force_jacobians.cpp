@@ -1,7 +1,9 @@
 #include "cloth/force_jacobians.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cassert>
+#include <cmath>
 
 #include <Eigen/Dense>
 
@@ -92,6 +94,36 @@ std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model) {
   pairs.reserve(count);  // the implicit step keeps the list: no spare capacity
   for_each_coupled_pair(model, [&](int i, int j) { pairs.emplace_back(i, j); });
   return pairs;
+}
+
+std::vector<char> weak_bend_slots(const ClothModel& model, const BlockSparseMatrix& A) {
+  // The softest other spring at each vertex (infinite where there is none: then no bend spring
+  // there is weak).
+  std::vector<double> softest(size_t(model.vertex_count()), INFINITY);
+  for (const Spring& s : model.springs) {
+    if (s.type == SpringType::Bend) continue;
+    softest[size_t(s.i)] = std::min(softest[size_t(s.i)], s.k);
+    softest[size_t(s.j)] = std::min(softest[size_t(s.j)], s.k);
+  }
+  // A pair is left out when every element that couples it is a weak bend spring: its visits by
+  // all elements equal its visits by weak bend springs.
+  std::vector<int> visits(size_t(A.slots()), 0), weak_visits(size_t(A.slots()), 0);
+  const auto count = [&](std::vector<int>& in, int i, int j) {
+    ++in[size_t(A.slot(i, j))];
+    ++in[size_t(A.slot(j, i))];
+  };
+  for_each_coupled_pair(model, [&](int i, int j) { count(visits, i, j); });
+  for (const Spring& s : model.springs) {
+    const double other = std::min(softest[size_t(s.i)], softest[size_t(s.j)]);
+    if (s.type == SpringType::Bend && std::isfinite(other) && s.k < kWeakBendSpring * other) {
+      count(weak_visits, s.i, s.j);
+    }
+  }
+  std::vector<char> left_out(size_t(A.slots()), 0);
+  for (size_t s = 0; s < left_out.size(); ++s) {
+    left_out[s] = weak_visits[s] > 0 && weak_visits[s] == visits[s];
+  }
+  return left_out;
 }
 
 ElementSlots::ElementSlots(const ClothModel& model, const BlockSparseMatrix& pattern)

@@ -1,11 +1,13 @@
 // Block IC(0) of the reduced matrix S A S + (I - S), the preconditioner of B&W's modified PCG
 // (section 5.3). Up-looking (row by row), in the L D L^T form Ã ≈ U^T D^-1 U with U block upper
-// triangular (in elimination order) and U_kk = D_k; only U's blocks in A's pattern are kept. The elimination
+// triangular (in elimination order) and U_kk = D_k; only U's blocks in A's pattern (less those
+// left out) are kept. The elimination
 // order and why it allows two threads: incomplete_cholesky.hpp.
 #include "cloth/incomplete_cholesky.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <utility>
 
 #include "cloth/parallel.hpp"
@@ -32,16 +34,26 @@ constexpr int kMaxShifts = 8;
 
 }  // namespace
 
+void BlockIncompleteCholesky::leave_out(std::shared_ptr<const BlockSparseMatrix::Pattern> pattern,
+                                        std::vector<char> left_out) {
+  assert(pattern && left_out.size() == pattern->cols.size());
+  left_out_pattern_ = std::move(pattern);
+  left_out_ = std::move(left_out);
+  analysed_ = nullptr;  // the next factor() analyses the pattern again
+}
+
 void BlockIncompleteCholesky::analyze(const BlockSparseMatrix& A) {
   analysed_ = A.pattern();
   const int n = A.blocks();
+  const bool leaving_out = A.pattern() == left_out_pattern_;
+  const auto kept = [&](int slot) { return !leaving_out || !left_out_[size_t(slot)]; };
   // Domains by index range; a vertex coupled to an earlier range joins the separator, so no
   // block couples two domains.
   const auto domain_of = [n](int v) { return static_cast<int>(static_cast<long long>(v) * kDomains / n); };
   std::vector<char> in_separator(size_t(n), 0);
   for (int v = 0; v < n; ++v) {
     for (int s = A.row_begin(v); s < A.row_end(v); ++s) {
-      if (domain_of(A.col(s)) < domain_of(v)) in_separator[size_t(v)] = 1;
+      if (kept(s) && domain_of(A.col(s)) < domain_of(v)) in_separator[size_t(v)] = 1;
     }
   }
   order_.clear();
@@ -73,7 +85,9 @@ void BlockIncompleteCholesky::analyze(const BlockSparseMatrix& A) {
   for (int k = 0; k < n; ++k) {
     const int v = order_[size_t(k)];
     row.clear();
-    for (int s = A.row_begin(v); s < A.row_end(v); ++s) row.emplace_back(position[size_t(A.col(s))], s);
+    for (int s = A.row_begin(v); s < A.row_end(v); ++s) {
+      if (kept(s)) row.emplace_back(position[size_t(A.col(s))], s);
+    }
     std::sort(row.begin(), row.end());
     for (const auto& [col, slot] : row) {
       if (col == k) {

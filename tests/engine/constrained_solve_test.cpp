@@ -294,6 +294,46 @@ TEST(IncompleteCholesky, MatchesTheMatrixOnItsPatternAndDropsTheFillOutsideIt) {
   }
 }
 
+// leave_out: the factor of A with some blocks left out is, bit for bit, IC(0) of the matrix whose
+// pattern lacks those blocks, with and without constraints; and A's own factor differs from it.
+// The chain's blocks are kept and the random pairs' left out.
+TEST(IncompleteCholesky, LeavingBlocksOutIsTheFactorOfTheMatrixWithoutThem) {
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    const RandomSystem s = make_system(40, seed);
+    std::vector<std::pair<int, int>> chain;
+    for (int i = 0; i + 1 < 40; ++i) chain.emplace_back(i, i + 1);
+    BlockSparseMatrix without(40, chain);
+    std::vector<char> left_out(size_t(s.A.slots()), 0);
+    for (int i = 0; i < 40; ++i) {
+      for (int k = s.A.row_begin(i); k < s.A.row_end(i); ++k) {
+        const int j = s.A.col(k);
+        if (std::abs(i - j) <= 1) {
+          without.add(i, j, s.A.block(k));
+        } else {
+          left_out[size_t(k)] = 1;
+        }
+      }
+    }
+    ASSERT_GT(std::count(left_out.begin(), left_out.end(), 1), 0) << "seed " << seed;
+    std::vector<Vec3> x(40);
+    for (int i = 0; i < 40; ++i) x[size_t(i)] = Vec3(std::sin(i), std::cos(3.0 * i), 1.0 / (i + 1));
+    for (const VertexConstraints& c : {VertexConstraints(40), s.c}) {
+      BlockIncompleteCholesky reduced, whole, reference;
+      reduced.leave_out(s.A.pattern(), left_out);
+      ASSERT_TRUE(reduced.factor(s.A, c));
+      ASSERT_TRUE(whole.factor(s.A, c));
+      ASSERT_TRUE(reference.factor(without, c));
+      ASSERT_EQ(reduced.shifts(), reference.shifts());
+      std::vector<Vec3> from_reduced, from_whole, from_reference;
+      reduced.apply(x, c, from_reduced);
+      whole.apply(x, c, from_whole);
+      reference.apply(x, c, from_reference);
+      EXPECT_EQ(from_reduced, from_reference) << "seed " << seed;
+      EXPECT_NE(from_reduced, from_whole) << "seed " << seed;
+    }
+  }
+}
+
 TEST(IncompleteCholesky, EqualsDirectSolveInFewerIterationsThanBlockJacobiOnStiffCloth) {
   const RandomSystem s = stiff_tilted_grid(16);
   std::vector<Vec3> direct;

@@ -5,6 +5,7 @@
 // bit).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "cloth/aerodynamics.hpp"
@@ -25,7 +26,7 @@ RestMesh grid() {
   return make_grid(spec);
 }
 
-ClothModel bw_model(RestMesh mesh) {
+ClothModel bw_model(RestMesh mesh, ModelType type = ModelType::BaraffWitkin) {
   SpringMaterial m;
   m.stretch = 500;
   m.shear = 50;
@@ -33,17 +34,17 @@ ClothModel bw_model(RestMesh mesh) {
   m.damping = 0.3;
   m.bending_damping = 1e-4;
   m.velocity_damping = 0.2;
-  return build_model(std::move(mesh), m, ModelType::BaraffWitkin);
+  return build_model(std::move(mesh), m, type);
 }
 
 // The grid cut along the vertical edges of column c, bottom to top: two pieces.
-ClothModel torn_along_column(int c) {
+ClothModel torn_along_column(int c, ModelType type = ModelType::BaraffWitkin) {
   std::vector<EdgeKey> cuts;
   for (int j = 0; j + 1 < kNy; ++j) cuts.push_back(edge_key(j * kNx + c, (j + 1) * kNx + c));
   CutMesh cut = cut_mesh(grid(), cuts);
   EXPECT_EQ(cut.taken.size(), cuts.size());
   EXPECT_EQ(connected_pieces(cut.mesh), 2);
-  return bw_model(std::move(cut.mesh));
+  return bw_model(std::move(cut.mesh), type);
 }
 
 ClothState perturbed(const ClothModel& model) {
@@ -130,26 +131,62 @@ TEST(ElementSlots, InPlaceAssemblyEqualsBlockByBlockLookUpAfterATear) {
   expect_in_place_equals_reference(torn);
 }
 
+// Also with springs, whose weak bend springs the integrator leaves out of IC(0) by slot: the
+// slots of the old pattern must not be applied to the new one.
 TEST(ElementSlots, IntegratorRebuildsItsPatternForANewTopologyOfTheSameSize) {
-  const ClothModel intact = bw_model(grid()), left = torn_along_column(1), right = torn_along_column(3);
-  ASSERT_EQ(left.vertex_count(), right.vertex_count());
-  ASSERT_NE(left.mesh.triangles, right.mesh.triangles);
-  StepContext ctx;
-  ctx.forces = with_drag();
-  const std::vector<std::uint8_t> pinned_intact(size_t(intact.vertex_count()), 0);
-  const std::vector<std::uint8_t> pinned_torn(size_t(right.vertex_count()), 0);
-  ImplicitEulerIntegrator reused, fresh;
-  ClothState s = perturbed(intact);
-  ctx.pinned = &pinned_intact;
-  reused.step(s, intact, ctx);
-  ctx.pinned = &pinned_torn;
-  s = perturbed(left);
-  reused.step(s, left, ctx);
-  ClothState a = perturbed(right), b = a;
-  reused.step(a, right, ctx);
-  fresh.step(b, right, ctx);
-  EXPECT_EQ(a.x, b.x);
-  EXPECT_EQ(a.v, b.v);
+  for (ModelType type : {ModelType::BaraffWitkin, ModelType::Springs}) {
+    SCOPED_TRACE(type == ModelType::Springs ? "springs" : "Baraff-Witkin");
+    const ClothModel intact = bw_model(grid(), type), left = torn_along_column(1, type),
+                     right = torn_along_column(3, type);
+    ASSERT_EQ(left.vertex_count(), right.vertex_count());
+    ASSERT_NE(left.mesh.triangles, right.mesh.triangles);
+    StepContext ctx;
+    ctx.forces = with_drag();
+    const std::vector<std::uint8_t> pinned_intact(size_t(intact.vertex_count()), 0);
+    const std::vector<std::uint8_t> pinned_torn(size_t(right.vertex_count()), 0);
+    ImplicitEulerIntegrator reused, fresh;
+    ClothState s = perturbed(intact);
+    ctx.pinned = &pinned_intact;
+    reused.step(s, intact, ctx);
+    ctx.pinned = &pinned_torn;
+    s = perturbed(left);
+    reused.step(s, left, ctx);
+    ClothState a = perturbed(right), b = a;
+    reused.step(a, right, ctx);
+    fresh.step(b, right, ctx);
+    EXPECT_EQ(a.x, b.x);
+    EXPECT_EQ(a.v, b.v);
+  }
+}
+
+// The bend springs' pairs, and nothing else, while the bend springs are weak; none once bending
+// is as stiff as the shear springs.
+TEST(WeakBendSlots, AreTheBendSpringsPairsWhileTheyAreWeak) {
+  for (double bending : {1e-3, 10.0}) {  // N m: k_bend = B / r^2 with r = 0.2-0.25 m here
+    SpringMaterial m;
+    m.stretch = 500;
+    m.shear = 50;
+    m.bending = bending;
+    const ClothModel model = build_model(grid(), m, ModelType::Springs);
+    const BlockSparseMatrix A(model.vertex_count(), coupled_pairs(model),
+                              BlockSparseMatrix::Storage::symmetric);
+    const std::vector<char> left_out = weak_bend_slots(model, A);
+    ASSERT_EQ(left_out.size(), size_t(A.slots()));
+    std::vector<char> bend_pair(size_t(A.slots()), 0);
+    int bends = 0;
+    for (const Spring& s : model.springs) {
+      if (s.type != SpringType::Bend) continue;
+      ++bends;
+      EXPECT_LT(s.k, bending < 1 ? 0.1 * m.shear : 10 * m.shear);
+      bend_pair[size_t(A.slot(s.i, s.j))] = bend_pair[size_t(A.slot(s.j, s.i))] = 1;
+    }
+    ASSERT_GT(bends, 0);
+    if (bending < 1) {
+      EXPECT_EQ(left_out, bend_pair) << "a grid's bend springs couple pairs nothing else couples";
+    } else {
+      EXPECT_EQ(std::count(left_out.begin(), left_out.end(), 1), 0) << "stiff bending is kept";
+    }
+  }
 }
 
 }  // namespace

@@ -60,10 +60,12 @@ TEST(Implicit, LargeStepStaysFiniteAndSettlesWhereExplicitEulerDiverges) {
 
 // Section 5.3 leaves the CG tolerance epsilon to the user. The default must cost less accuracy
 // than the step itself does: a free cloth hanging from two corners for 1.5 s, its positions with
-// the default epsilon and with two substeps, each against one step per frame solved to 1e-10.
-// Backward Euler's error (its damping grows with h) moves the cloth 9.8 cm here; the default
-// epsilon must move it less than a tenth of that (measured: 7.6 mm at 1e-3, 9.1 mm at 1e-2,
-// 15 cm at 1e-1).
+// the default epsilon and with two substeps, each against one step per frame solved to 1e-10,
+// compared by their rms distance over the vertices. Backward Euler's error (its damping grows with
+// h) moves the cloth 44 mm rms here; the default epsilon must move it less than a tenth of that.
+// Measured (session 29, two-level preconditioner): 0.98 mm at 1e-3, 1.9 mm at 1e-2, 12 mm at
+// 3e-2. The largest distance of one vertex is no measure: it is not monotone in epsilon (a fold
+// forms or not: 5.2, 10.1 and 9.8 mm at 3e-3, 2e-3 and 1e-3, 1.6 mm at 3e-4).
 TEST(Implicit, DefaultCgToleranceErrsFarLessThanHalvingTheStepChanges) {
   const auto run = [](double tolerance, int substeps) {
     Simulation sim = make_sim(32, SpringMaterial{}, {0, 31}, "implicit", 1.0 / 60, substeps);
@@ -77,13 +79,13 @@ TEST(Implicit, DefaultCgToleranceErrsFarLessThanHalvingTheStepChanges) {
   };
   const std::vector<Vec3> reference = run(1e-10, 1);
   const auto deviation = [&](const std::vector<Vec3>& x) {
-    double d = 0;
-    for (size_t i = 0; i < x.size(); ++i) d = std::max(d, (x[i] - reference[i]).norm());
-    return d;
+    double squares = 0;
+    for (size_t i = 0; i < x.size(); ++i) squares += (x[i] - reference[i]).squaredNorm();
+    return std::sqrt(squares / double(x.size()));
   };
   const double step_error = deviation(run(1e-10, 2));
   const double cg_error = deviation(run(-1, 1));  // the default tolerance
-  EXPECT_GT(step_error, 0.05) << "m: the step's own error is large here";
+  EXPECT_GT(step_error, 0.03) << "m rms: the step's own error is large here";
   EXPECT_LT(cg_error, 0.1 * step_error) << "m, default tolerance " << SolverSettings{}.tolerance
                                       << ", halving the step: " << step_error << " m";
 }

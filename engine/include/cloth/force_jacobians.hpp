@@ -32,6 +32,13 @@ void for_each_coupled_pair(const ClothModel& model, Visit&& visit) {
 }
 /// The pairs of for_each_coupled_pair in a list.
 std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model);
+/// A bend spring counts as weak when its k is below this fraction of every other spring's k at
+/// either of its vertices (weak_bend_slots).
+inline constexpr double kWeakBendSpring = 0.1;
+/// Per slot of A (a matrix of coupled_pairs(model)'s pattern): 1 where the pair is coupled by
+/// weak bend springs alone (kWeakBendSpring), in both of its slots. The implicit integrator
+/// leaves these blocks out of the incomplete Cholesky preconditioner (implicit_euler.cpp).
+std::vector<char> weak_bend_slots(const ClothModel& model, const BlockSparseMatrix& A);
 
 /// Where each element's 3x3 blocks live in a matrix of the pattern of coupled_pairs, looked up
 /// once per topology so that the per-step assembly adds into the value slots directly instead of

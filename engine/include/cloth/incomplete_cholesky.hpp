@@ -8,6 +8,9 @@
 // S A S on the free subspace and is the identity on the constrained one; the solve is followed by
 // the filter S so that P^-1 maps filtered vectors to filtered vectors, as section 5.3 requires.
 //
+// A caller may leave some of A's blocks out of the factor's pattern (leave_out): the implicit
+// integrator leaves out the bend springs' couplings (bench/README.md, session 29).
+//
 // Block-Jacobi only sees each vertex's own 3x3 block; the cloth's A is essentially h^2 K, a 2D
 // elasticity operator, and IC(0) also couples neighbours, which cuts the iterations.
 //
@@ -49,6 +52,12 @@ class BlockIncompleteCholesky {
   /// indefinite or not finite); the factor is then unusable and the caller falls back to
   /// block-Jacobi.
   bool factor(const BlockSparseMatrix& A, const VertexConstraints& c, int threads = 1);
+  /// From now on, factors every A of `pattern` without the blocks of the slots flagged in
+  /// `left_out` (one flag per slot of `pattern`; a pair's two slots flagged alike, no diagonal):
+  /// IC(0) of A with those blocks removed from its pattern. An A of another pattern is factored
+  /// whole.
+  void leave_out(std::shared_ptr<const BlockSparseMatrix::Pattern> pattern,
+                 std::vector<char> left_out);
   /// Shifts taken by the last factor() (0: plain IC(0)).
   int shifts() const { return shifts_; }
   /// out = S (L D L^T)^-1 in, on up to `threads` threads.
@@ -69,6 +78,8 @@ class BlockIncompleteCholesky {
   // The symbolic phase (elimination order and rows, from A's pattern only) is kept while A's
   // pattern object stays the same (the implicit integrator's PcgWorkspace keeps one factor).
   std::shared_ptr<const BlockSparseMatrix::Pattern> analysed_;
+  std::shared_ptr<const BlockSparseMatrix::Pattern> left_out_pattern_;  ///< see leave_out()
+  std::vector<char> left_out_;
   std::vector<int> order_;        ///< elimination position -> vertex
   /// Domain d is positions [range_[d], range_[d + 1]); the separator, [range_[kDomains], n).
   std::vector<int> range_;
