@@ -86,7 +86,10 @@ const FixedSystem& fixed_system(int n) {
   s->settings.tolerance = sim.solver().tolerance;
   s->settings.max_iterations = sim.solver().max_iterations;
   s->settings.preconditioner = cloth::Preconditioner::two_level;
-  s->left_out = cloth::weak_bend_slots(model, s->A);
+  std::vector<char> weak;
+  std::vector<double> scratch;
+  cloth::weak_bend_springs(model, h, weak, scratch);
+  s->left_out = cloth::weak_bend_slots(model, s->A, weak);
   std::vector<cloth::Vec3> dv;
   cloth::PcgWorkspace work;
   work.ic.leave_out(s->A.pattern(), s->left_out);

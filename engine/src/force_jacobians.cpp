@@ -96,28 +96,40 @@ std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model) {
   return pairs;
 }
 
-std::vector<char> weak_bend_slots(const ClothModel& model, const BlockSparseMatrix& A) {
-  // The softest other spring at each vertex (infinite where there is none: then no bend spring
-  // there is weak).
-  std::vector<double> softest(size_t(model.vertex_count()), INFINITY);
+void weak_bend_springs(const ClothModel& model, double h, std::vector<char>& weak,
+                       std::vector<double>& softest) {
+  const auto coefficient = [h](const Spring& s) { return h * h * s.k + h * s.kd; };
+  // The softest structural or shear spring at each vertex (infinite where there is none).
+  softest.assign(size_t(model.vertex_count()), INFINITY);
   for (const Spring& s : model.springs) {
     if (s.type == SpringType::Bend) continue;
-    softest[size_t(s.i)] = std::min(softest[size_t(s.i)], s.k);
-    softest[size_t(s.j)] = std::min(softest[size_t(s.j)], s.k);
+    softest[size_t(s.i)] = std::min(softest[size_t(s.i)], coefficient(s));
+    softest[size_t(s.j)] = std::min(softest[size_t(s.j)], coefficient(s));
   }
+  weak.resize(model.springs.size());
+  for (size_t k = 0; k < model.springs.size(); ++k) {
+    const Spring& s = model.springs[k];
+    const double a = softest[size_t(s.i)], b = softest[size_t(s.j)];
+    weak[k] = s.type == SpringType::Bend && std::isfinite(a) && std::isfinite(b) &&
+              coefficient(s) < kWeakBendSpring * std::min(a, b);
+  }
+}
+
+std::vector<char> weak_bend_slots(const ClothModel& model, const BlockSparseMatrix& A,
+                                  const std::vector<char>& weak) {
+  assert(weak.size() == model.springs.size());
   // A pair is left out when every element that couples it is a weak bend spring: its visits by
-  // all elements equal its visits by weak bend springs.
+  // all elements equal its visits by weak bend springs. Both slots of a pair count alike, so the
+  // pattern left is symmetric, as the factor needs.
   std::vector<int> visits(size_t(A.slots()), 0), weak_visits(size_t(A.slots()), 0);
   const auto count = [&](std::vector<int>& in, int i, int j) {
+    assert(i != j && A.slot(i, j) >= 0 && "A is not of this model's pattern");
     ++in[size_t(A.slot(i, j))];
     ++in[size_t(A.slot(j, i))];
   };
   for_each_coupled_pair(model, [&](int i, int j) { count(visits, i, j); });
-  for (const Spring& s : model.springs) {
-    const double other = std::min(softest[size_t(s.i)], softest[size_t(s.j)]);
-    if (s.type == SpringType::Bend && std::isfinite(other) && s.k < kWeakBendSpring * other) {
-      count(weak_visits, s.i, s.j);
-    }
+  for (size_t k = 0; k < model.springs.size(); ++k) {
+    if (weak[k]) count(weak_visits, model.springs[k].i, model.springs[k].j);
   }
   std::vector<char> left_out(size_t(A.slots()), 0);
   for (size_t s = 0; s < left_out.size(); ++s) {

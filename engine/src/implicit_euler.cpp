@@ -173,7 +173,7 @@ void ImplicitEulerIntegrator::newton_correction(ClothState& state, const ClothMo
   }
 }
 
-void ImplicitEulerIntegrator::update_pattern(const ClothModel& model) {
+void ImplicitEulerIntegrator::update_pattern(const ClothModel& model, double h) {
   const int n = model.vertex_count();
   bool same = A_.blocks() == n;
   size_t k = 0;
@@ -181,22 +181,35 @@ void ImplicitEulerIntegrator::update_pattern(const ClothModel& model) {
     same = same && k < pattern_pairs_.size() && pattern_pairs_[k] == std::pair(i, j);
     ++k;
   });
-  if (same && k == pattern_pairs_.size()) return;
-  pattern_pairs_ = coupled_pairs(model);
-  A_ = BlockSparseMatrix(n, pattern_pairs_, BlockSparseMatrix::Storage::symmetric);
-  element_slots_ = ElementSlots(model, A_);
+  same = same && k == pattern_pairs_.size();
+  if (!same) {
+    pattern_pairs_ = coupled_pairs(model);
+    A_ = BlockSparseMatrix(n, pattern_pairs_, BlockSparseMatrix::Storage::symmetric);
+    element_slots_ = ElementSlots(model, A_);
+  }
   // Weak bend springs' blocks are left out of IC(0): along the sheet they double the structural
   // path two vertices long, with a small fraction of its stiffness, and without them the
   // factorisation and its sweeps do a third less work for 0-4% more CG iterations
-  // (bench/README.md, session 29).
-  pcg_.ic.leave_out(A_.pattern(), weak_bend_slots(model, A_));
+  // (bench/README.md, session 29). Which springs are weak changes with h (damping weighs more
+  // in short steps) and with the springs' constants, which all come from the material
+  // (apply_spring_material; Simulation::set_material changes them): the springs are looked at
+  // again only when h, the material or the pattern changed (0.2 ms at 100²), and IC(0)'s pattern
+  // analysed again only when the weak springs changed.
+  const SpringMaterial& m = model.material;
+  const std::array<double, 5> key{h, m.stretch, m.shear, m.bending, m.damping};
+  if (same && key == weak_bend_key_) return;
+  weak_bend_key_ = key;
+  weak_bend_springs(model, h, next_weak_bend_springs_, softest_spring_);
+  if (same && next_weak_bend_springs_ == weak_bend_springs_) return;
+  weak_bend_springs_.swap(next_weak_bend_springs_);
+  pcg_.ic.leave_out(A_.pattern(), weak_bend_slots(model, A_, weak_bend_springs_));
 }
 
 StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& model,
                                          const StepContext& ctx) {
   const int n = state.vertex_count();
   const double h = ctx.dt / ctx.substeps;
-  update_pattern(model);
+  update_pattern(model, h);
   StepReport report;
   for (int sub = 0; sub < ctx.substeps; ++sub) {
     {

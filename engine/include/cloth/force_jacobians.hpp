@@ -32,13 +32,21 @@ void for_each_coupled_pair(const ClothModel& model, Visit&& visit) {
 }
 /// The pairs of for_each_coupled_pair in a list.
 std::vector<std::pair<int, int>> coupled_pairs(const ClothModel& model);
-/// A bend spring counts as weak when its k is below this fraction of every other spring's k at
-/// either of its vertices (weak_bend_slots).
+/// A bend spring counts as weak at a step h when its coefficient in the implicit step's A,
+/// h² k + h k_d, is below this fraction of that of every structural and shear spring at its two
+/// vertices (weak_bend_springs).
 inline constexpr double kWeakBendSpring = 0.1;
+/// weak[s] = 1 for each spring s of the model that is a weak bend spring at step h (s); 0 for
+/// the others, and for a bend spring at a vertex without structural or shear springs.
+/// `softest` is scratch (per vertex), so that a caller can run this every step without allocating.
+void weak_bend_springs(const ClothModel& model, double h, std::vector<char>& weak,
+                       std::vector<double>& softest);
 /// Per slot of A (a matrix of coupled_pairs(model)'s pattern): 1 where the pair is coupled by
-/// weak bend springs alone (kWeakBendSpring), in both of its slots. The implicit integrator
-/// leaves these blocks out of the incomplete Cholesky preconditioner (implicit_euler.cpp).
-std::vector<char> weak_bend_slots(const ClothModel& model, const BlockSparseMatrix& A);
+/// weak bend springs alone (`weak`, per spring, from weak_bend_springs), in both of its slots.
+/// The implicit integrator leaves these blocks out of the incomplete Cholesky preconditioner
+/// (implicit_euler.cpp).
+std::vector<char> weak_bend_slots(const ClothModel& model, const BlockSparseMatrix& A,
+                                  const std::vector<char>& weak);
 
 /// Where each element's 3x3 blocks live in a matrix of the pattern of coupled_pairs, looked up
 /// once per topology so that the per-step assembly adds into the value slots directly instead of

@@ -5,6 +5,7 @@
 // 5.1), and contacts are also pushed out by position alteration y (eq. 17-18); the spring mouse
 // grab is a force with its Jacobians. Optionally more Newton iterations make the step fully
 // implicit (StepContext::newton_iterations).
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -45,14 +46,19 @@ class ImplicitEulerIntegrator final : public Integrator {
                          double t_end, double h, StepReport& report);
 
   /// Rebuilds A's pattern and the element slots when the model's coupled pairs differ from those
-  /// A was built for (a new topology); otherwise nothing is allocated.
-  void update_pattern(const ClothModel& model);
+  /// A was built for (a new topology); otherwise nothing is allocated. Tells IC(0) which blocks
+  /// to leave out (the weak bend springs' at step h, s) when the pattern or those springs changed.
+  void update_pattern(const ClothModel& model, double h);
 
   std::vector<std::pair<int, int>> pattern_pairs_;  ///< the pairs A's pattern was built from
   /// A of eq. 16, values in place; ∂f/∂x and ∂f/∂v are never stored (jacobian_target.hpp).
   BlockSparseMatrix A_;
   ElementSlots element_slots_;                      ///< of A_'s pattern
   PcgWorkspace pcg_;                                ///< kept across solves (IC symbolic phase)
+  /// Per spring, whether IC(0) leaves it out (weak_bend_springs), and the next step's candidate.
+  std::vector<char> weak_bend_springs_, next_weak_bend_springs_;
+  std::vector<double> softest_spring_;              ///< weak_bend_springs' scratch
+  std::array<double, 5> weak_bend_key_{};  ///< h and the material's spring constants they are for
   JacobianCorrection dfdx_correction_;  ///< exact - assembled drag/wind ∂f/∂x, for eq. 15's right side
   VertexConstraints constraints_;
   VertexConstraints correction_constraints_;  ///< constraints_ with z = 0 (Newton corrections)

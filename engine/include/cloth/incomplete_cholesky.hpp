@@ -9,7 +9,7 @@
 // the filter S so that P^-1 maps filtered vectors to filtered vectors, as section 5.3 requires.
 //
 // A caller may leave some of A's blocks out of the factor's pattern (leave_out): the implicit
-// integrator leaves out the bend springs' couplings (bench/README.md, session 29).
+// integrator leaves out the weak bend springs' couplings (bench/README.md, session 29).
 //
 // Block-Jacobi only sees each vertex's own 3x3 block; the cloth's A is essentially h^2 K, a 2D
 // elasticity operator, and IC(0) also couples neighbours, which cuts the iterations.
@@ -18,8 +18,8 @@
 // kDomains ranges; a vertex coupled to a vertex of an earlier range goes to the separator, which
 // is eliminated last (the second range from its far end, so that both end at the separator). No
 // block couples two domains, so each domain's factorisation and triangular sweeps are independent
-// and run on their own thread; only the separator (two grid rows of a row-major grid, 2% of a
-// 100 x 100 cloth) is serial. The order is fixed by the mesh, not by
+// and run on their own thread; only the separator (one or two grid rows of a row-major grid, as
+// the pattern reaches one or two rows: 1-2% of a 100 x 100 cloth) is serial. The order is fixed by the mesh, not by
 // the thread count, so every thread count computes the same factor and the same solve, bit for
 // bit. Grids number their vertices row by row, so the index ranges are bands; a mesh numbered at
 // random would get a large separator (still correct, less parallel).
