@@ -1,8 +1,7 @@
 // Block IC(0) of the reduced matrix S A S + (I - S), the preconditioner of B&W's modified PCG
 // (section 5.3). Up-looking (row by row), in the L D L^T form Ã ≈ U^T D^-1 U with U block upper
 // triangular (in elimination order) and U_kk = D_k; only U's blocks in A's pattern (less those
-// left out) are kept. The elimination
-// order and why it allows two threads: incomplete_cholesky.hpp.
+// left out) are kept. The elimination order and why it allows two threads: incomplete_cholesky.hpp.
 #include "cloth/incomplete_cholesky.hpp"
 
 #include <algorithm>

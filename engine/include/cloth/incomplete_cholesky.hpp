@@ -19,10 +19,10 @@
 // is eliminated last (the second range from its far end, so that both end at the separator). No
 // block couples two domains, so each domain's factorisation and triangular sweeps are independent
 // and run on their own thread; only the separator (one or two grid rows of a row-major grid, as
-// the pattern reaches one or two rows: 1-2% of a 100 x 100 cloth) is serial. The order is fixed by the mesh, not by
-// the thread count, so every thread count computes the same factor and the same solve, bit for
-// bit. Grids number their vertices row by row, so the index ranges are bands; a mesh numbered at
-// random would get a large separator (still correct, less parallel).
+// the pattern reaches one or two rows: 1-2% of a 100 x 100 cloth) is serial. The order is fixed
+// by the mesh, not by the thread count, so every thread count computes the same factor and the
+// same solve, bit for bit. Grids number their vertices row by row, so the index ranges are bands;
+// a mesh numbered at random would get a large separator (still correct, less parallel).
 //
 // The factor is kept in single precision (a preconditioner need not be exact; this halves the
 // memory the two sweeps stream through every CG iteration, which is what they are bound by), in
