@@ -174,7 +174,7 @@ TEST(WeakBendSlots, AreTheBendSpringsPairsWhileTheyAreWeak) {
     m.stretch = 500;
     m.shear = 50;
     m.bending = c.bending;
-    m.damping = 0.02;  // N s/m, the default: h k_d = 3.3e-4 N/m s at 1/60 s
+    m.damping = 0.02;  // N s/m, the default: h k_d = 3.3e-4 kg at 1/60 s
     const ClothModel model = build_model(grid(), m, ModelType::Springs);
     const BlockSparseMatrix A(model.vertex_count(), coupled_pairs(model),
                               BlockSparseMatrix::Storage::symmetric);
