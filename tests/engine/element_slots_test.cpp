@@ -205,5 +205,34 @@ TEST(WeakBendSlots, AreTheBendSpringsPairsWhileTheyAreWeak) {
   }
 }
 
+// The integrator itself leaves the weak bend springs out of IC(0), and puts them back when they
+// stop being weak: on a row-major grid the separator of IC(0)'s nested dissection is two rows
+// with the bend springs' blocks (they reach two rows on) and one without them
+// (IncompleteCholesky.SeparatorOfARowMajorGrid...), so it tells which pattern was factored.
+TEST(WeakBendSlots, TheImplicitStepLeavesThemOutOfIncompleteCholeskyWhileTheyAreWeak) {
+  constexpr int kN = 16;
+  GridSpec spec;
+  spec.nx = spec.ny = kN;
+  SpringMaterial m;  // the default bending, 1e-4 N m: k_bend far below a tenth of the shear k
+  const ClothModel weak = build_model(make_grid(spec), m, ModelType::Springs);
+  m.bending = 10.0;  // N m: as stiff as the shear springs, or stiffer
+  const ClothModel stiff = build_model(make_grid(spec), m, ModelType::Springs);
+  const std::vector<std::uint8_t> pinned(size_t(weak.vertex_count()), 0);
+  StepContext ctx;
+  ctx.pinned = &pinned;
+  ctx.pcg.preconditioner = Preconditioner::incomplete_cholesky;
+  ImplicitEulerIntegrator integrator;
+  const auto separator_after_a_step = [&](const ClothModel& model) {
+    ClothState s = perturbed(model);
+    integrator.step(s, model, ctx);
+    return integrator.pcg_workspace().ic.separator_size();
+  };
+  const int weak_separator = separator_after_a_step(weak);
+  EXPECT_GE(weak_separator, kN);
+  EXPECT_LE(weak_separator, kN + 1);
+  EXPECT_EQ(separator_after_a_step(stiff), 2 * kN) << "the same pattern, its bend springs no longer weak";
+  EXPECT_EQ(separator_after_a_step(weak), weak_separator) << "weak again";
+}
+
 }  // namespace
 }  // namespace cloth

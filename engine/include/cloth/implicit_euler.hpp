@@ -21,6 +21,8 @@ class ImplicitEulerIntegrator final : public Integrator {
  public:
   const char* name() const override { return "implicit"; }
   StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) override;
+  /// The solver's state after the last step (tests: what IC(0) factored).
+  const PcgWorkspace& pcg_workspace() const { return pcg_; }
 
  private:
   /// Builds the constraints of one substep and the position alteration y.
