@@ -136,6 +136,9 @@ void BM_SolvePart(benchmark::State& state, Part part) {
   state.counters["vertices"] = static_cast<double>(s.A.blocks());
   state.counters["ic_shifts"] = work.ic.shifts();
   state.counters["system_cg"] = s.cg;
+  state.counters["coarse_aggregates"] = work.coarse.aggregates();
+  state.counters["coarse_separator"] = work.coarse.separator_aggregates();
+  state.counters["coarse_factor_blocks"] = work.coarse.factor_blocks();
 }
 
 const bool kRegistered = [] {

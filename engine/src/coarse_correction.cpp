@@ -126,9 +126,11 @@ void CoarseCorrection::analyze(const BlockSparseMatrix& A) {
       coarse_slot_[size_t(s)] = coarse.slot(aggregate_of_[size_t(i)], aggregate_of_[size_t(A.col(s))]);
     }
   }
-  // The coarse unknowns in a fill-reducing order (AMD on the aggregates' graph), numbered so by
-  // this class itself: the block factor then needs no permutation of its own, and neither a
-  // factorisation nor a solve (every CG iteration) allocates.
+  // The coarse unknowns in the factor's elimination order, numbered so by this class itself: the
+  // block factor then needs no permutation of its own, and neither a factorisation nor a solve
+  // (every CG iteration) allocates. A fill-reducing order (AMD on the aggregates' graph),
+  // rearranged into two domains and a separator without changing the factor
+  // (SparseBlockCholesky::domain_order), so that the solves run on two threads.
   std::vector<Eigen::Triplet<double>> graph;
   for (int a = 0; a < count; ++a) {
     for (int s = coarse.row_begin(a); s < coarse.row_end(a); ++s) graph.emplace_back(a, coarse.col(s), 1.0);
@@ -137,18 +139,35 @@ void CoarseCorrection::analyze(const BlockSparseMatrix& A) {
   pattern.setFromTriplets(graph.begin(), graph.end());
   Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> inverse_order;
   Eigen::AMDOrdering<int>()(pattern, inverse_order);
-  const Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> order = inverse_order.inverse();
-  position_.assign(order.indices().data(), order.indices().data() + count);
-  aggregate_at_.resize(size_t(count));
-  for (int a = 0; a < count; ++a) aggregate_at_[size_t(position_[size_t(a)])] = a;
-  std::vector<std::vector<int>> upper(static_cast<size_t>(count));
-  for (int a = 0; a < count; ++a) {
-    for (int s = coarse.row_begin(a); s < coarse.row_end(a); ++s) {
-      const int p = position_[size_t(a)], q = position_[size_t(coarse.col(s))];
-      if (q < p) upper[size_t(p)].push_back(q);
+  // upper_rows(at): the analysis' input for the order that eliminates aggregate at[p] at place p.
+  const auto upper_rows = [&](const std::vector<int>& at) {
+    std::vector<int> place(static_cast<size_t>(count));
+    for (int p = 0; p < count; ++p) place[size_t(at[size_t(p)])] = p;
+    std::vector<std::vector<int>> upper(static_cast<size_t>(count));
+    for (int a = 0; a < count; ++a) {
+      for (int s = coarse.row_begin(a); s < coarse.row_end(a); ++s) {
+        const int p = place[size_t(a)], q = place[size_t(coarse.col(s))];
+        if (q < p) upper[size_t(p)].push_back(q);
+      }
     }
+    return upper;
+  };
+  // inverse_order's indices: the aggregate AMD eliminates at each place.
+  const std::vector<int> amd(inverse_order.indices().data(), inverse_order.indices().data() + count);
+  const auto domains = SparseBlockCholesky<kModes>::domain_order(upper_rows(amd));
+  aggregate_at_.resize(size_t(count));
+  for (int p = 0; p < count; ++p) aggregate_at_[size_t(p)] = amd[size_t(domains.row_at[size_t(p)])];
+  position_.resize(size_t(count));
+  for (int p = 0; p < count; ++p) position_[size_t(aggregate_at_[size_t(p)])] = p;
+  const std::vector<std::vector<int>> upper = upper_rows(aggregate_at_);
+  cholesky_.analyze(upper, domains.second_domain, domains.separator);
+  // The slot of A_c each of the factor's entries reads (its order: row p's upper[p], then the
+  // diagonal).
+  entry_slot_.clear();
+  for (int p = 0; p < count; ++p) {
+    for (int q : upper[size_t(p)]) entry_slot_.push_back(coarse.slot(aggregate_at_[size_t(q)], aggregate_at_[size_t(p)]));
+    entry_slot_.push_back(coarse.diagonal_slot(aggregate_at_[size_t(p)]));
   }
-  cholesky_.analyze(upper);
 }
 
 bool CoarseCorrection::rotations_free(int a, const VertexConstraints& c) const {
@@ -261,9 +280,8 @@ bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraint
       }
     }
   });
-  return cholesky_.factor([&](int i, int k) -> const Block& {
-    return coarse_[size_t(coarse.slot(aggregate_at_[size_t(i)], aggregate_at_[size_t(k)]))];
-  });
+  return cholesky_.factor([&](int e) -> const Block& { return coarse_[size_t(entry_slot_[size_t(e)])]; },
+                          threads, worth_it);
 }
 
 void CoarseCorrection::add_correction(const std::vector<Vec3>& in, const VertexConstraints& c,
@@ -280,7 +298,7 @@ void CoarseCorrection::add_correction(const std::vector<Vec3>& in, const VertexC
     }
     rc_.segment<kModes>(kModes * position_[size_t(a)]) = sum;
   });
-  cholesky_.solve(rc_);
+  cholesky_.solve(rc_, threads, static_cast<int>(in.size()) >= kMinParallelLength);
   parallel_for(static_cast<int>(in.size()), threads, [&](int i) {
     const auto e = rc_.segment<kModes>(kModes * position_[size_t(aggregate_of_[size_t(i)])]);
     const Vec3 motion = e.head<3>() + Vec3(e.tail<3>()).cross(arm_[size_t(i)]);

@@ -24,18 +24,21 @@ using Block = Cholesky::Block;
 
 // An SPD matrix of N x N blocks on a w x h grid with its 8 neighbours coupled (the coarse
 // problem's shape), the grid points numbered in a scrambled order so that the elimination
-// fills in: random off-diagonal blocks, and diagonal blocks that dominate them.
+// fills in (or as `label` numbers them): random off-diagonal blocks, and diagonal blocks that
+// dominate them.
 struct GridMatrix {
   int n = 0;
   std::map<std::pair<int, int>, Block> blocks;  // (i, k), i <= k
   std::vector<std::vector<int>> upper;
 
-  GridMatrix(int w, int h, unsigned seed) : n(w * h), upper(size_t(w * h)) {
+  GridMatrix(int w, int h, unsigned seed, std::vector<int> label = {}) : n(w * h), upper(size_t(w * h)) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-    std::vector<int> label(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) label[size_t(i)] = i;
-    std::shuffle(label.begin(), label.end(), rng);
+    if (label.empty()) {
+      label.resize(size_t(n));
+      for (int i = 0; i < n; ++i) label[size_t(i)] = i;
+      std::shuffle(label.begin(), label.end(), rng);
+    }
     std::vector<double> row_weight(size_t(n), 0.0);
     for (int y = 0; y < h; ++y) {
       for (int x = 0; x < w; ++x) {
@@ -71,8 +74,19 @@ struct GridMatrix {
     }
     return a;
   }
-  bool factor(Cholesky& cholesky) const {
-    return cholesky.factor([&](int i, int k) -> const Block& { return blocks.at({i, k}); });
+  /// The blocks as SparseBlockCholesky::factor numbers them: row k's upper[k], then (k, k).
+  std::vector<Block> entries() const {
+    std::vector<Block> e;
+    for (int k = 0; k < n; ++k) {
+      for (int i : upper[size_t(k)]) e.push_back(blocks.at({i, k}));
+      e.push_back(blocks.at({k, k}));
+    }
+    return e;
+  }
+  bool factor(Cholesky& cholesky, int threads = 1) const {
+    const std::vector<Block> e = entries();
+    EXPECT_EQ(cholesky.entries(), static_cast<int>(e.size()));
+    return cholesky.factor([&](int k) -> const Block& { return e[size_t(k)]; }, threads, threads > 1);
   }
 };
 
@@ -121,7 +135,7 @@ TEST(SparseBlockCholesky, ABlockDiagonalMatrixAndAnEmptyOne) {
 
   Cholesky empty;
   empty.analyze({});
-  EXPECT_TRUE(empty.factor([](int, int) -> Block { return Block::Identity(); }));
+  EXPECT_TRUE(empty.factor([](int) -> Block { return Block::Identity(); }));
   Eigen::VectorXd nothing(0);
   empty.solve(nothing);
   EXPECT_EQ(nothing.size(), 0);
@@ -150,6 +164,56 @@ TEST(SparseBlockCholesky, RefusesAMatrixThatIsNotPositiveDefiniteOrNotFinite) {
   }
   EXPECT_TRUE(m.factor(cholesky)) << "the same analysis factors a good matrix again";
   EXPECT_LT(solve_error(cholesky, m.dense(), 8), 1e-12);
+}
+
+// A grid in a nested-dissection order (the rows below the middle one, scrambled, then those above
+// it, scrambled, then the middle row), rearranged by domain_order: the rearranged order has the
+// same factor, splits the grid into two groups of rows with a separator of about the middle row,
+// and its factor and solve on two threads, one domain each, give the same bits as on one and
+// solve like the dense factor.
+TEST(SparseBlockCholesky, ADomainOrderKeepsTheFactorAndRunsOnTwoThreadsToTheSameBits) {
+  constexpr int kW = 8, kH = 9, kMiddle = 4;
+  std::vector<int> below, above, middle;
+  for (int y = 0; y < kH; ++y) {
+    for (int x = 0; x < kW; ++x) (y < kMiddle ? below : y > kMiddle ? above : middle).push_back(y * kW + x);
+  }
+  std::mt19937 rng(11);
+  std::shuffle(below.begin(), below.end(), rng);
+  std::shuffle(above.begin(), above.end(), rng);
+  std::vector<int> label(size_t(kW * kH));
+  int next = 0;
+  for (const std::vector<int>* part : {&below, &above, &middle}) {
+    for (int point : *part) label[size_t(point)] = next++;
+  }
+  const GridMatrix given(kW, kH, 12, label);
+  Cholesky reference;
+  reference.analyze(given.upper);
+
+  const Cholesky::DomainOrder order = Cholesky::domain_order(given.upper);
+  ASSERT_EQ(order.row_at.size(), size_t(given.n));
+  std::vector<int> place(size_t(given.n), -1);
+  for (int p = 0; p < given.n; ++p) place[size_t(order.row_at[size_t(p)])] = p;
+  ASSERT_EQ(std::count(place.begin(), place.end(), -1), 0) << "a permutation";
+  EXPECT_GT(order.second_domain, 0);
+  EXPECT_GT(order.separator, order.second_domain);
+  EXPECT_LE(given.n - order.separator, 2 * kW) << "about the middle row";
+  std::vector<int> relabel(label.size());
+  for (size_t point = 0; point < label.size(); ++point) relabel[point] = place[size_t(label[point])];
+  const GridMatrix m(kW, kH, 12, relabel);  // the same matrix, rows in the new order
+
+  Cholesky one, two;
+  one.analyze(m.upper, order.second_domain, order.separator);
+  two.analyze(m.upper, order.second_domain, order.separator);
+  EXPECT_EQ(one.factor_blocks(), reference.factor_blocks()) << "the same fill";
+  EXPECT_EQ(two.separator_rows(), given.n - order.separator);
+  ASSERT_TRUE(m.factor(one, 1));
+  ASSERT_TRUE(m.factor(two, 2));
+  EXPECT_LT(solve_error(two, m.dense(), 13), 1e-12);
+  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(N * m.n, -1.0, 2.0);
+  Eigen::VectorXd x1 = b, x2 = b;
+  one.solve(x1, 1, false);
+  two.solve(x2, 2, true);
+  EXPECT_EQ(x1, x2);
 }
 
 }  // namespace

@@ -51,6 +51,10 @@ class CoarseCorrection {
   /// out += S T A_c^-1 T^T S in.
   void add_correction(const std::vector<Vec3>& in, const VertexConstraints& c, std::vector<Vec3>& out,
                       int threads = 1) const;
+  /// A_c's factor (benchmarks): its off-diagonal blocks, and the aggregates in the separator of
+  /// its two domains (solved on one thread).
+  int factor_blocks() const { return cholesky_.factor_blocks(); }
+  int separator_aggregates() const { return cholesky_.separator_rows(); }
   int aggregates() const { return static_cast<int>(members_start_.size()) - 1; }
   /// The aggregate of each vertex (tests).
   const std::vector<int>& aggregate_of() const { return aggregate_of_; }
@@ -76,8 +80,9 @@ class CoarseCorrection {
   std::vector<int> mirror_;         ///< slot of A_c's block (b, a) for the slot of (a, b)
   std::vector<int> coarse_slot_;    ///< the block of A_c each slot of A adds to
   std::vector<Vec3> arm_;           ///< r_i: offset from the aggregate's centroid / its rms radius
-  std::vector<int> position_;       ///< aggregate -> its place in the factor's (AMD) order
+  std::vector<int> position_;       ///< aggregate -> its place in the factor's elimination order
   std::vector<int> aggregate_at_;   ///< the inverse: place -> aggregate
+  std::vector<int> entry_slot_;     ///< the slot of A_c's block each entry of the factor reads
   SparseBlockCholesky<kModes> cholesky_;  ///< A_c = L L^T in that order
   mutable Eigen::VectorXd rc_;
 };
