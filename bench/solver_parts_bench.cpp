@@ -119,9 +119,7 @@ void BM_SolvePart(benchmark::State& state, Part part) {
       case Part::ic_factor: benchmark::DoNotOptimize(work.ic.factor(s.A, s.c, threads)); break;
       case Part::coarse_factor: benchmark::DoNotOptimize(work.coarse.factor(s.A, s.c, &s.x, threads)); break;
       case Part::both_factors:
-        cloth::side_by_side(
-            threads, [&](int t) { benchmark::DoNotOptimize(work.ic.factor(s.A, s.c, t)); },
-            [&](int t) { benchmark::DoNotOptimize(work.coarse.factor(s.A, s.c, &s.x, t)); });
+        benchmark::DoNotOptimize(cloth::factor_two_level(s.A, s.c, &s.x, threads, work).coarse);
         break;
       case Part::product: s.A.multiply(s.b, out, threads); break;
       case Part::ic_apply: work.ic.apply(s.b, s.c, out, threads); break;

@@ -193,6 +193,17 @@ CoarseCorrection::Modes CoarseCorrection::modes(int i) const {
 
 bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraints& c,
                               const std::vector<Vec3>* positions, int threads) {
+  assemble(A, c, positions, threads);
+  return factor_assembled(threads);
+}
+
+bool CoarseCorrection::factor_assembled(int threads) {
+  return cholesky_.factor([&](int e) -> const Block& { return coarse_[size_t(entry_slot_[size_t(e)])]; },
+                          threads, parallel_);
+}
+
+void CoarseCorrection::assemble(const BlockSparseMatrix& A, const VertexConstraints& c,
+                                const std::vector<Vec3>* positions, int threads) {
   if (A.pattern() != analysed_) analyze(A);
   const BlockSparseMatrix& coarse = coarse_pattern_;
   const bool worth_it = A.blocks() >= kMinParallelLength;
@@ -280,8 +291,7 @@ bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraint
       }
     }
   });
-  return cholesky_.factor([&](int e) -> const Block& { return coarse_[size_t(entry_slot_[size_t(e)])]; },
-                          threads, worth_it);
+  parallel_ = worth_it;
 }
 
 void CoarseCorrection::add_correction(const std::vector<Vec3>& in, const VertexConstraints& c,

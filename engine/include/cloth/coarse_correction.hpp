@@ -48,6 +48,12 @@ class CoarseCorrection {
   /// not finite): the caller then goes without the coarse level.
   bool factor(const BlockSparseMatrix& A, const VertexConstraints& c,
               const std::vector<Vec3>* positions = nullptr, int threads = 1);
+  /// factor() in two parts: A_c for A (assemble), then its Cholesky factorisation
+  /// (factor_assembled), whose two domains can run on two threads after another job ran beside
+  /// the assembly (modified_pcg: IC(0)'s factorisation).
+  void assemble(const BlockSparseMatrix& A, const VertexConstraints& c, const std::vector<Vec3>* positions,
+                int threads = 1);
+  bool factor_assembled(int threads = 1);
   /// out += S T A_c^-1 T^T S in.
   void add_correction(const std::vector<Vec3>& in, const VertexConstraints& c, std::vector<Vec3>& out,
                       int threads = 1) const;
@@ -85,6 +91,7 @@ class CoarseCorrection {
   std::vector<int> entry_slot_;     ///< the slot of A_c's block each entry of the factor reads
   SparseBlockCholesky<kModes> cholesky_;  ///< A_c = L L^T in that order
   mutable Eigen::VectorXd rc_;
+  bool parallel_ = false;  ///< whether A is large enough for the factorisation's threads
 };
 
 }  // namespace cloth

@@ -70,6 +70,17 @@ struct SolveReport {
 
 struct PcgWorkspace;  // pcg_workspace.hpp
 
+/// Which of the two-level preconditioner's factorisations succeeded (factor_two_level).
+struct TwoLevelFactors {
+  bool ic = false, coarse = false;
+};
+/// The two-level preconditioner's factorisations of A into `work` (IC(0) and the coarse level),
+/// on up to `threads` threads. On two, IC(0)'s factorisation and the coarse level's assembly
+/// run side by side (each has a serial part that would leave a thread waiting), then the coarse
+/// Cholesky factorisation's two domains run on both (bench/README.md, sessions 26 and 30).
+TwoLevelFactors factor_two_level(const BlockSparseMatrix& A, const VertexConstraints& c,
+                                 const std::vector<Vec3>* positions, int threads, PcgWorkspace& work);
+
 /// Baraff-Witkin's modified preconditioned CG (section 5.3). Whatever the number of iterations,
 /// the component of dv_i along the constrained directions of vertex i equals z_i exactly. dv is an
 /// input too when settings.warm_start is set. `work` holds the buffers and the preconditioner,
