@@ -19,6 +19,7 @@ void SparseBlockCholesky<N>::eliminate_symbolically(const std::vector<std::vecto
   std::vector<int> ancestor(size_t(n), -1);
   for (int k = 0; k < n; ++k) {
     for (int i : upper[size_t(k)]) {
+      assert(0 <= i && i < k);
       while (i != -1 && i < k) {
         const int next = ancestor[size_t(i)];
         ancestor[size_t(i)] = k;
@@ -94,7 +95,9 @@ typename SparseBlockCholesky<N>::DomainOrder SparseBlockCholesky<N>::domain_orde
       std::fill(best_group.begin(), best_group.end(), 2);
       for (int c : candidates) best_group[size_t(c)] = group[size_t(c)];
     }
+    // Taking a leaf apart would only move its weight from a group to the separator.
     const int heaviest = candidates.front();
+    if (children[size_t(heaviest)].empty()) break;
     candidates.erase(candidates.begin());
     separator_weight += subtree[size_t(heaviest)];
     for (int c : children[size_t(heaviest)]) separator_weight -= subtree[size_t(c)];
@@ -129,7 +132,6 @@ void SparseBlockCholesky<N>::analyze(const std::vector<std::vector<int>>& upper,
   upper_rows_.clear();
   for (int k = 0; k < n; ++k) {
     for (int i : upper[size_t(k)]) {
-      assert(i < k);
       assert((k < second_domain || k >= separator || i >= second_domain) && "the domains are coupled");
       upper_rows_.push_back(i);
     }
@@ -232,7 +234,7 @@ void SparseBlockCholesky<N>::solve(Eigen::VectorXd& x, int threads, bool paralle
   // per domain; then those sums taken off the separator's rows in a fixed order (the same bits on
   // any thread count), and the separator's columns.
   const int n = block_rows(), separator = range_[2];
-  parallel_tasks(2, threads, parallel, [&](int d) {
+  parallel_tasks(2, threads, parallel && two_domains(), [&](int d) {
     std::vector<Segment>& sums = domain_sums_[size_t(d)];
     std::fill(sums.begin(), sums.end(), Segment::Zero());
     forward_columns(range_[size_t(d)], range_[size_t(d) + 1], x, &sums);
@@ -244,7 +246,7 @@ void SparseBlockCholesky<N>::solve(Eigen::VectorXd& x, int threads, bool paralle
   // Backward: the separator's rows (its columns reach only later separator rows), then each
   // domain's (its columns reach its own rows and the separator's).
   backward_rows(separator, n, x);
-  parallel_tasks(2, threads, parallel, [&](int d) { backward_rows(range_[size_t(d)], range_[size_t(d) + 1], x); });
+  parallel_tasks(2, threads, parallel && two_domains(), [&](int d) { backward_rows(range_[size_t(d)], range_[size_t(d) + 1], x); });
 }
 
 template class SparseBlockCholesky<6>;

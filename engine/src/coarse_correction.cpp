@@ -19,7 +19,7 @@ namespace cloth {
 namespace {
 
 /// One row of A's blocks (h_ij, on and above the diagonal) summed per block of H they add to,
-/// before T_i^T is applied (CoarseCorrection::factor: A_c = H + H^T).
+/// before T_i^T is applied (CoarseCorrection::assemble: A_c = H + H^T).
 class RowSums {
  public:
   using Sum = Eigen::Matrix<double, 3, CoarseCorrection::kModes>;
@@ -198,6 +198,7 @@ bool CoarseCorrection::factor(const BlockSparseMatrix& A, const VertexConstraint
 }
 
 bool CoarseCorrection::factor_assembled(int threads) {
+  assert(analysed_ && "assemble() first");
   return cholesky_.factor([&](int e) -> const Block& { return coarse_[size_t(entry_slot_[size_t(e)])]; },
                           threads, parallel_);
 }

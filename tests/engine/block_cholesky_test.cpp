@@ -1,5 +1,6 @@
 // The coarse level's block sparse Cholesky (block_cholesky.hpp) against Eigen's dense LLT on
-// matrices whose factor fills in, and its refusal of matrices that are not positive definite.
+// matrices whose factor fills in, its refusal of matrices that are not positive definite, and
+// its two domains: an order rearranged by domain_order and solved on two threads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -199,7 +200,11 @@ TEST(SparseBlockCholesky, ADomainOrderKeepsTheFactorAndRunsOnTwoThreadsToTheSame
   EXPECT_LE(given.n - order.separator, 2 * kW) << "about the middle row";
   std::vector<int> relabel(label.size());
   for (size_t point = 0; point < label.size(); ++point) relabel[point] = place[size_t(label[point])];
-  const GridMatrix m(kW, kH, 12, relabel);  // the same matrix, rows in the new order
+  // The same grid's pattern with its points in the new order (its random values drawn anew).
+  const GridMatrix m(kW, kH, 12, relabel);
+  for (int k = order.second_domain; k < order.separator; ++k) {
+    for (int i : m.upper[size_t(k)]) ASSERT_GE(i, order.second_domain) << "a block between the domains";
+  }
 
   Cholesky one, two;
   one.analyze(m.upper, order.second_domain, order.separator);
@@ -208,12 +213,40 @@ TEST(SparseBlockCholesky, ADomainOrderKeepsTheFactorAndRunsOnTwoThreadsToTheSame
   EXPECT_EQ(two.separator_rows(), given.n - order.separator);
   ASSERT_TRUE(m.factor(one, 1));
   ASSERT_TRUE(m.factor(two, 2));
-  EXPECT_LT(solve_error(two, m.dense(), 13), 1e-12);
+  const Eigen::MatrixXd dense = m.dense();
   const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(N * m.n, -1.0, 2.0);
+  const Eigen::VectorXd expected = dense.llt().solve(b);
   Eigen::VectorXd x1 = b, x2 = b;
   one.solve(x1, 1, false);
   two.solve(x2, 2, true);
+  EXPECT_LT((x2 - expected).norm() / expected.norm(), 1e-12);
   EXPECT_EQ(x1, x2);
+}
+
+// domain_order at the edges: nothing; a chain, whose tree has no two subtrees (one domain, the
+// order kept: a row after the one below it); rows coupled to nothing, dealt half and half with no
+// separator.
+TEST(SparseBlockCholesky, ADomainOrderOfNothingOfAChainAndOfUncoupledRows) {
+  const Cholesky::DomainOrder none = Cholesky::domain_order({});
+  EXPECT_TRUE(none.row_at.empty());
+  EXPECT_EQ(none.separator, 0);
+
+  constexpr int kRows = 10;
+  std::vector<std::vector<int>> chain(kRows);
+  for (int k = 1; k < kRows; ++k) chain[size_t(k)] = {k - 1};
+  const Cholesky::DomainOrder along = Cholesky::domain_order(chain);
+  std::vector<int> identity(kRows);
+  for (int k = 0; k < kRows; ++k) identity[size_t(k)] = k;
+  EXPECT_EQ(along.row_at, identity);
+  EXPECT_TRUE(along.second_domain == kRows || along.separator == along.second_domain)
+      << "one domain: " << along.second_domain << ", " << along.separator;
+
+  const Cholesky::DomainOrder apart = Cholesky::domain_order(std::vector<std::vector<int>>(kRows));
+  EXPECT_EQ(apart.second_domain, kRows / 2);
+  EXPECT_EQ(apart.separator, kRows);
+  std::vector<int> sorted = apart.row_at;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, identity);
 }
 
 }  // namespace

@@ -77,9 +77,10 @@ TEST(ParallelMax, RunsOnTheThreadsItIsGivenAndSkipsNaN) {
 #endif
 }
 
-// The two factorisations run side by side on two threads, one each; with more threads and no
-// nesting (OpenMP's default) one after the other on all of them; an exception from either job
-// comes out of side_by_side, not out of the OpenMP region (which would terminate the program).
+// Two jobs (IC(0)'s factorisation and the coarse assembly) run side by side on two threads, one
+// each; with more threads and no nesting (OpenMP's default) one after the other on all of them;
+// an exception from either job comes out of side_by_side, not out of the OpenMP region (which
+// would terminate the program).
 TEST(SideBySide, TwoJobsOnTwoThreadsOneEachAndExceptionsPassThrough) {
 #ifndef _OPENMP
   FAIL() << "built without OpenMP: every loop runs on one thread";
@@ -178,7 +179,8 @@ TEST(ParallelSolve, TwoAndThreeThreadsStepTheClothToTheSameBitsAsOne) {
     Simulation two = hanging_cloth(64, 2, "implicit", p);
     expect_same_bits(one, two, 40);
   }
-  // Three threads: the two factorisations one after the other (no nesting), each on three.
+  // Three threads: IC(0)'s factorisation and the coarse assembly one after the other (no
+  // nesting), each on three.
   Simulation one = hanging_cloth(64, 1);
   Simulation three = hanging_cloth(64, 3);
   expect_same_bits(one, three, 20);

@@ -50,9 +50,10 @@ class SparseBlockCholesky {
   void analyze(const std::vector<std::vector<int>>& upper, int second_domain = -1, int separator = -1);
   /// Numeric phase on up to `threads` threads (when `parallel`). entry(e) returns A's block e,
   /// the blocks numbered row by row as analyze was given them: row k's A(i, k) in upper[k]'s
-  /// order, then A(k, k) (entries() in all); it is called from several threads at once. False
-  /// when A is not positive definite or not finite; the factor is then unusable until a
-  /// factor() succeeds. Every thread count computes the same bits.
+  /// order, then A(k, k) (entries() in all); it is called from several threads at once and
+  /// must not throw (it runs inside an OpenMP region). False when A is not positive definite or
+  /// not finite; the factor is then unusable until a factor() succeeds. Every thread count
+  /// computes the same bits.
   template <typename EntryOf>
   bool factor(EntryOf entry, int threads = 1, bool parallel = false);
   /// x = A^-1 x, x holding block row k at [N k, N k + N); the same bits on any thread count.
@@ -66,6 +67,8 @@ class SparseBlockCholesky {
   int separator_rows() const { return block_rows() - range_[2]; }
 
  private:
+  /// Whether both domains have rows (else a thread would only be started to wait).
+  bool two_domains() const { return range_[1] > range_[0] && range_[2] > range_[1]; }
   /// The elimination tree (parent, -1 at a root) and each row's reach, in topological order.
   static void eliminate_symbolically(const std::vector<std::vector<int>>& upper, std::vector<int>& parent,
                                      std::vector<int>& reach_start, std::vector<int>& reach);
@@ -113,7 +116,7 @@ template <typename EntryOf>
 bool SparseBlockCholesky<N>::factor(EntryOf entry, int threads, bool parallel) {
   // A domain's rows write only their own work_ and columns of L, so the two domains run at once.
   std::array<bool, 2> ok{};
-  parallel_tasks(2, threads, parallel, [&](int d) { ok[size_t(d)] = factor_rows(range_[size_t(d)], range_[size_t(d) + 1], entry); });
+  parallel_tasks(2, threads, parallel && two_domains(), [&](int d) { ok[size_t(d)] = factor_rows(range_[size_t(d)], range_[size_t(d) + 1], entry); });
   return ok[0] && ok[1] && factor_rows(range_[2], block_rows(), entry);
 }
 

@@ -82,7 +82,7 @@ class CoarseCorrection {
 
   BlockSparseMatrix coarse_pattern_;  ///< A_c's pattern (its 3 x 3 values are unused)
   std::vector<Block> coarse_;       ///< A_c's blocks, by slot of coarse_pattern_
-  std::vector<Block> half_;         ///< H of A_c = H + H^T (factor()), by the same slots
+  std::vector<Block> half_;         ///< H of A_c = H + H^T (assemble()), by the same slots
   std::vector<int> mirror_;         ///< slot of A_c's block (b, a) for the slot of (a, b)
   std::vector<int> coarse_slot_;    ///< the block of A_c each slot of A adds to
   std::vector<Vec3> arm_;           ///< r_i: offset from the aggregate's centroid / its rms radius

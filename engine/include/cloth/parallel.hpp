@@ -79,7 +79,8 @@ double parallel_max(int n, int threads, double at_least, Term&& term) {
 /// threads: one each; more: only where OpenMP lets a parallel region nest); otherwise one after
 /// the other, each on all `threads`. An exception from either is rethrown after both ended.
 /// For two independent jobs that each have a serial part, where one thread would otherwise wait
-/// for the other (the implicit solve's two factorisations, bench/README.md, session 26). The
+/// for the other (IC(0)'s factorisation and the coarse level's assembly: factor_two_level,
+/// bench/README.md, sessions 26 and 30). The
 /// callers' results must not depend on their thread count (this file's rule), so both ways give
 /// the same bits.
 template <typename First, typename Second>
