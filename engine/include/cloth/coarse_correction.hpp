@@ -50,7 +50,7 @@ class CoarseCorrection {
               const std::vector<Vec3>* positions = nullptr, int threads = 1);
   /// factor() in two parts: A_c for A (assemble), then its Cholesky factorisation
   /// (factor_assembled), whose two domains can run on two threads after another job ran beside
-  /// the assembly (modified_pcg: IC(0)'s factorisation).
+  /// the assembly (factor_two_level: IC(0)'s factorisation).
   void assemble(const BlockSparseMatrix& A, const VertexConstraints& c, const std::vector<Vec3>* positions,
                 int threads = 1);
   bool factor_assembled(int threads = 1);
