@@ -119,22 +119,24 @@ std::vector<char> weak_bend_slots(const ClothModel& model, const BlockSparseMatr
                                   const std::vector<char>& weak) {
   assert(weak.size() == model.springs.size());
   // A pair is left out when every element that couples it is a weak bend spring: its visits by
-  // all elements equal its visits by weak bend springs. Both slots of a pair count alike, so the
-  // pattern left is symmetric, as the factor needs.
-  std::vector<int> visits(size_t(A.slots()), 0), weak_visits(size_t(A.slots()), 0);
-  const auto count = [&](std::vector<int>& in, int i, int j) {
-    assert(i != j && A.slot(i, j) >= 0 && "A is not of this model's pattern");
-    ++in[size_t(A.slot(i, j))];
-    ++in[size_t(A.slot(j, i))];
-  };
-  for_each_coupled_pair(model, [&](int i, int j) { count(visits, i, j); });
-  for (size_t k = 0; k < model.springs.size(); ++k) {
-    if (weak[k]) count(weak_visits, model.springs[k].i, model.springs[k].j);
-  }
+  // all elements less its visits by weak bend springs leave none. Both slots of a pair count
+  // alike, so the pattern left is symmetric, as the factor needs. (One count per slot: this runs
+  // when the weak springs change, and A's slots are many.)
+  std::vector<int> other_visits(size_t(A.slots()), 0);
   std::vector<char> left_out(size_t(A.slots()), 0);
-  for (size_t s = 0; s < left_out.size(); ++s) {
-    left_out[s] = weak_visits[s] > 0 && weak_visits[s] == visits[s];
+  const auto visit = [&](int i, int j, int by) {
+    assert(i != j && A.slot(i, j) >= 0 && "A is not of this model's pattern");
+    other_visits[size_t(A.slot(i, j))] += by;
+    other_visits[size_t(A.slot(j, i))] += by;
+  };
+  for_each_coupled_pair(model, [&](int i, int j) { visit(i, j, +1); });
+  for (size_t k = 0; k < model.springs.size(); ++k) {
+    if (!weak[k]) continue;
+    const Spring& spring = model.springs[k];
+    visit(spring.i, spring.j, -1);
+    left_out[size_t(A.slot(spring.i, spring.j))] = left_out[size_t(A.slot(spring.j, spring.i))] = 1;
   }
+  for (size_t s = 0; s < left_out.size(); ++s) left_out[s] = left_out[s] && other_visits[s] == 0;
   return left_out;
 }
 

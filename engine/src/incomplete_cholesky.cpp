@@ -16,6 +16,16 @@ namespace cloth {
 
 namespace {
 
+// v holding `size` elements (values unspecified: the caller overwrites them all) in exactly
+// that much memory. Growing by resize() allocates up to twice the old size, and holds the old
+// and the new array at once; the factor's arrays change size with IC(0)'s pattern (leave_out).
+template <typename T>
+void resize_exactly(std::vector<T>& v, size_t size) {
+  v.clear();
+  v.shrink_to_fit();
+  v.resize(size);
+}
+
 // Ã's block (i, j) of the constrained problem (see the header) for a pair with a constrained
 // vertex (between free vertices it is A's block itself).
 Eigen::Matrix3d reduced_block(const Eigen::Matrix3d& a, const Eigen::Matrix3d& Si,
@@ -98,7 +108,14 @@ void BlockIncompleteCholesky::analyze(const BlockSparseMatrix& A) {
     }
     row_start_.push_back(static_cast<int>(cols_.size()));
   }
-  mirror_.resize(a_slot_.size());
+  // The pattern changes size when weak bend springs come and go (leave_out: short steps at
+  // contact make them strong); vectors grown by push_back keep up to twice what they hold, and
+  // kept that high-water mark from then on (bench/README.md, session 31: peak memory).
+  order_.shrink_to_fit();
+  row_start_.shrink_to_fit();
+  cols_.shrink_to_fit();
+  a_slot_.shrink_to_fit();
+  resize_exactly(mirror_, a_slot_.size());
   size_t longest_upper = 0;
   for (int i = 0; i < n; ++i) {
     for (int s = diag_[size_t(i)]; s < row_start_[size_t(i) + 1]; ++s) {
@@ -106,7 +123,9 @@ void BlockIncompleteCholesky::analyze(const BlockSparseMatrix& A) {
     }
     longest_upper = std::max(longest_upper, size_t(row_start_[size_t(i) + 1] - diag_[size_t(i)]));
   }
-  for (auto& row_buffer : row_) row_buffer.resize(longest_upper);
+  for (auto& row_buffer : row_) {
+    if (row_buffer.size() != longest_upper) resize_exactly(row_buffer, longest_upper);
+  }
 }
 
 bool BlockIncompleteCholesky::eliminate(int k, std::vector<Eigen::Matrix3d>& row) {
@@ -145,7 +164,7 @@ bool BlockIncompleteCholesky::eliminate(int k, std::vector<Eigen::Matrix3d>& row
 bool BlockIncompleteCholesky::factor_shifted(const BlockSparseMatrix& A, const VertexConstraints& c,
                                              double alpha, int threads) {
   const int n = A.blocks();
-  factor_.resize(cols_.size());
+  if (factor_.size() != cols_.size()) resize_exactly(factor_, cols_.size());
   // Row k of Ã (diagonal and upper blocks) into `row`, then its elimination.
   const auto factor_row = [&](int k, std::vector<Eigen::Matrix3d>& row) {
     const int v = order_[size_t(k)];
@@ -231,6 +250,15 @@ void BlockIncompleteCholesky::apply(const std::vector<Vec3>& in, const VertexCon
     const int v = order_[size_t(k)];
     out[size_t(v)] = c.filtered(v, work_[size_t(k)]);
   });
+}
+
+size_t BlockIncompleteCholesky::bytes_held() const {
+  const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  size_t total = bytes(left_out_) + bytes(order_) + bytes(range_) + bytes(row_start_) + bytes(cols_) +
+                 bytes(diag_) + bytes(upper_offset_) + bytes(a_slot_) + bytes(mirror_) + bytes(free_) +
+                 bytes(factor_) + bytes(work_);
+  for (const auto& row_buffer : row_) total += bytes(row_buffer);
+  return total;
 }
 
 }  // namespace cloth

@@ -334,6 +334,29 @@ TEST(IncompleteCholesky, LeavingBlocksOutIsTheFactorOfTheMatrixWithoutThem) {
   }
 }
 
+// The implicit integrator's factor loses blocks again when the weak bend springs, strong during
+// short steps at contact, turn weak again: it must then hold no more memory than a factor that
+// only ever had the smaller pattern, rather than keep the larger one's high-water mark (vectors
+// refilled by push_back or grown by resize keep their capacity; bench/README.md, session 31).
+TEST(IncompleteCholesky, APatternThatShrinksAgainGivesItsMemoryBack) {
+  const RandomSystem s = make_system(40, 1);
+  std::vector<char> none_left_out(size_t(s.A.slots()), 0), left_out = none_left_out;
+  for (int i = 0; i < 40; ++i) {
+    for (int k = s.A.row_begin(i); k < s.A.row_end(i); ++k) left_out[size_t(k)] = std::abs(i - s.A.col(k)) > 1;
+  }
+  const VertexConstraints none(40);
+  BlockIncompleteCholesky shrunk, reduced_only;
+  reduced_only.leave_out(s.A.pattern(), left_out);
+  ASSERT_TRUE(reduced_only.factor(s.A, none));
+  shrunk.leave_out(s.A.pattern(), none_left_out);
+  ASSERT_TRUE(shrunk.factor(s.A, none));
+  const size_t whole = shrunk.bytes_held();
+  shrunk.leave_out(s.A.pattern(), left_out);
+  ASSERT_TRUE(shrunk.factor(s.A, none));
+  EXPECT_GT(whole, reduced_only.bytes_held()) << "the whole pattern should take more memory";
+  EXPECT_EQ(shrunk.bytes_held(), reduced_only.bytes_held());
+}
+
 TEST(IncompleteCholesky, EqualsDirectSolveInFewerIterationsThanBlockJacobiOnStiffCloth) {
   const RandomSystem s = stiff_tilted_grid(16);
   std::vector<Vec3> direct;

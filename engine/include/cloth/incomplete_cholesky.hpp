@@ -63,6 +63,9 @@ class BlockIncompleteCholesky {
   /// out = S (L D L^T)^-1 in, on up to `threads` threads.
   void apply(const std::vector<Vec3>& in, const VertexConstraints& c, std::vector<Vec3>& out,
              int threads = 1) const;
+  /// Bytes its arrays hold (their capacities): a factor whose pattern shrank holds no more than
+  /// one that only ever had the smaller pattern.
+  size_t bytes_held() const;
   /// Vertices in the separator, eliminated after the domains on one thread.
   int separator_size() const { return range_.empty() ? 0 : static_cast<int>(order_.size()) - range_[kDomains]; }
 
