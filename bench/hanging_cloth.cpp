@@ -47,6 +47,9 @@ const std::vector<std::pair<std::string, Variant>>& variants() {
       {"implicit-stiff-2level-2threads", {"implicit", false, false, 2, true, 5}},
       {"implicit-stiff-2level-tol1e-6", {"implicit", false, false, 1, true, 5, 1e-6}},
       {"implicit-stiff-2level-2threads-tol1e-6", {"implicit", false, false, 2, true, 5, 1e-6}},
+      {"implicit-bw-2level", {.integrator = "implicit", .two_level = true, .model = cloth::ModelType::BaraffWitkin}},
+      {"implicit-bw-2level-2threads",
+       {.integrator = "implicit", .threads = 2, .two_level = true, .model = cloth::ModelType::BaraffWitkin}},
   };
   return kVariants;
 }
@@ -89,7 +92,7 @@ cloth::Simulation hanging_cloth(int n, const Variant& variant) {
     colliders.push_back(cloth::Collider{cloth::SphereShape{
         cloth::Vec3(kSphereX, kSphereY, kSphereZ), kSphereRadius}});
   }
-  cloth::ClothModel model = cloth::build_model(cloth::make_grid(spec), material);
+  cloth::ClothModel model = cloth::build_model(cloth::make_grid(spec), material, variant.model);
   if (variant.bullet_links) keep_mesh_edge_springs(model);
   return cloth::Simulation(std::move(model), colliders, {0, n - 1}, solver,
                            cloth::Vec3(0, -kGravity, 0));

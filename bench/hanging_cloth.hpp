@@ -24,6 +24,9 @@ struct Variant {
   // Only the springs on the mesh's edges (structural and the cell diagonal of its triangles):
   // the link set of Bullet's patch, no second diagonal and no bend springs.
   bool bullet_links = false;
+  // The cloth model: the springs grid, or Baraff-Witkin's triangles and hinges (the same
+  // material's constants: stretch and shear in N/m, bending in N*m).
+  cloth::ModelType model = cloth::ModelType::Springs;
 };
 
 /// The named variants, in the table's order (step_bench.cpp's header says what each is).

@@ -15,6 +15,8 @@
 // "implicit" uses IC(0) alone (the default until session 18), "implicit-2threads" the same on two
 // threads (the same bits, parallel.hpp), "implicit-2level" one thread with the two-level
 // preconditioner (the default now, coarse_correction.hpp), "implicit-2level-2threads" both.
+// "implicit-bw-2level" and "implicit-bw-2level-2threads" are those on Baraff-Witkin's own model
+// (stretch and shear triangles, bend hinges) instead of the springs grid.
 // Counters shared with the peer (bench_common.hpp): single-frame median / min, mean edge strain,
 // heap. Not a test: numbers go to bench/baselines/*.csv via bench/run.sh, never into an assertion.
 #include <benchmark/benchmark.h>
