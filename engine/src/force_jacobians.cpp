@@ -46,12 +46,7 @@ void scatter_element(const ElementEval<N>& e, const std::array<int, V>& v,
                      const std::array<int, V * V>& slots, std::vector<Vec3>& f, JacobianTarget& jac) {
   static_assert(N == 3 * static_cast<int>(V));
   for (size_t a = 0; a < V; ++a) f[v[a]] += e.force.template segment<3>(3 * a);
-  for (size_t a = 0; a < V; ++a) {
-    for (size_t b = 0; b < V; ++b) {
-      jac.add(slots[V * a + b], v[a], v[b], e.dfdx.template block<3, 3>(3 * a, 3 * b),
-              e.dfdv.template block<3, 3>(3 * a, 3 * b));
-    }
-  }
+  jac.add_element<N, V>(slots, v, e.dfdx, e.dfdv);
 }
 
 // Elements per chunk of evaluate_then_add. A chunk's evaluations (about 0.4 ms on one thread)
