@@ -51,8 +51,11 @@ void scatter_element(const ElementEval<N>& e, const std::array<int, V>& v,
 
 // Elements per chunk of evaluate_then_add. A chunk's evaluations (about 0.4 ms on one thread)
 // outweigh the start of a parallel region; its two buffers take 2.8 MB for the triangles (2.75 KB
-// per triangle's stretch and shear) and 2.4 MB for the hinges. 256 took 4% longer at 100².
+// per triangle's stretch and shear) and 2.5 MB for the hinges. 256 took 4% longer at 100².
 constexpr size_t kElementChunk = 512;
+// Fewer elements than this are evaluated and added on the calling thread (about 0.1 ms of work,
+// a few times what starting a parallel region costs).
+constexpr size_t kMinParallelElements = 128;
 // Elements a thread takes at a time from its chunk: few enough to balance the threads' shares,
 // enough that they seldom contend for the counter.
 constexpr size_t kElementBatch = 8;
@@ -68,7 +71,7 @@ constexpr size_t kElementBatch = 8;
 template <typename Evaluate, typename Add, typename Eval>
 void evaluate_then_add(size_t count, int threads, std::array<std::vector<Eval>, 2>& buffers, Evaluate&& evaluate,
                        Add&& add) {
-  if (threads <= 1) {
+  if (threads <= 1 || count < kMinParallelElements) {
     for (size_t k = 0; k < count; ++k) add(k, evaluate(k));
     return;
   }
@@ -104,37 +107,28 @@ bool only_baraff_witkin_elements(const ClothModel& model) {
          model.breen.bends.empty() && model.breen.trellis.empty();
 }
 
-struct TriangleEval {
-  ElementEval<9> stretch, shear;
-};
-
 void add_baraff_witkin(const ClothModel& model, const ClothState& state, bool definite,
-                       const ElementSlots& slots, std::vector<Vec3>& f, JacobianTarget& jac, int threads) {
+                       const ElementSlots& slots, std::vector<Vec3>& f, JacobianTarget& jac, int threads,
+                       ElementEvalBuffers& buffers) {
   const SpringMaterial& m = model.material;
-  // evaluate_then_add's buffers, per calling thread and kept from call to call, so that the
-  // implicit step's assembly allocates nothing once they have grown. (Named here: a lambda run on
-  // another thread would see that thread's thread_local.)
-  thread_local std::array<std::vector<TriangleEval>, 2> triangle_buffers;
-  thread_local std::array<std::vector<ElementEval<12>>, 2> bend_buffers;
-  std::array<std::vector<TriangleEval>, 2>& triangles = triangle_buffers;
-  std::array<std::vector<ElementEval<12>>, 2>& bends = bend_buffers;
+  using StretchShear = ElementEvalBuffers::StretchShear;
   evaluate_then_add(
-      model.bw_triangles.size(), threads, triangles,
+      model.bw_triangles.size(), threads, buffers.triangles,
       [&](size_t k) {
         const StretchShearTriangle& t = model.bw_triangles[k];
-        TriangleEval e{eval_stretch(t, state.x, state.v, m.stretch, m.rest_stretch_u, m.rest_stretch_v, m.damping),
+        StretchShear e{eval_stretch(t, state.x, state.v, m.stretch, m.rest_stretch_u, m.rest_stretch_v, m.damping),
                        // Shear projects its own stiffness, in closed form (eval_shear_definite).
                        definite ? eval_shear_definite(t, state.x, state.v, m.shear, m.damping)
                                 : eval_shear(t, state.x, state.v, m.shear, m.damping)};
         if (definite) e.stretch.dfdx = definite_stiffness<9>(e.stretch.dfdx);
         return e;
       },
-      [&](size_t k, const TriangleEval& e) {
+      [&](size_t k, const StretchShear& e) {
         scatter_element(e.stretch, model.bw_triangles[k].v, slots.bw_triangles[k], f, jac);
         scatter_element(e.shear, model.bw_triangles[k].v, slots.bw_triangles[k], f, jac);
       });
   evaluate_then_add(
-      model.bw_bends.size(), threads, bends,
+      model.bw_bends.size(), threads, buffers.hinges,
       [&](size_t k) {
         const BendEdge& e = model.bw_bends[k];
         // Bend makes its own stiffness definite (eval_bend_definite: mostly Gauss-Newton).
@@ -218,14 +212,15 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,
                              const ElementSlots& slots, std::vector<Vec3>& f, JacobianTarget& jac,
-                             JacobianCorrection* correction, int threads) {
+                             JacobianCorrection* correction, int threads, ElementEvalBuffers* buffers) {
   assert(slots.springs.slots.size() == model.springs.size() && slots.bw_triangles.size() == model.bw_triangles.size() && slots.bw_bends.size() == model.bw_bends.size() &&
          slots.triangles.size() == model.mesh.triangles.size() && "slots of another model");
   if (correction) correction->clear();
   jac.set_zero(threads);
   if (only_baraff_witkin_elements(model)) {
     compute_external_forces(model, state, ext, t, f);
-    add_baraff_witkin(model, state, definite, slots, f, jac, threads);
+    ElementEvalBuffers own;
+    add_baraff_witkin(model, state, definite, slots, f, jac, threads, buffers ? *buffers : own);
   } else {
     // The material's forces in the Jacobians' pass (the springs on `threads`).
     compute_external_forces(model, state, ext, t, f);

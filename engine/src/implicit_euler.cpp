@@ -97,7 +97,7 @@ void ImplicitEulerIntegrator::assemble_system(const ClothState& state, const Clo
   // eq. 16: A = M - h ∂f/∂v - h² ∂f/∂x, element by element (jacobian_target.hpp).
   JacobianTarget jac(A_, -h * h, -h, d, d ? &dfdx_d_ : nullptr);
   compute_force_jacobians(model, state, ctx.forces, t, /*definite=*/true, element_slots_, f_, jac,
-                          &dfdx_correction_, ctx.pcg.threads);
+                          &dfdx_correction_, ctx.pcg.threads, &element_buffers_);
   // The mouse spring enters eq. 15 like any other force: f, -k I in df/dx, -c I in df/dv.
   add_grab_spring_force(ctx.spring_grab(), state, f_);
   add_grab_spring_jacobians(ctx.spring_grab(), jac);

@@ -115,7 +115,7 @@ void BlockIncompleteCholesky::analyze(const BlockSparseMatrix& A) {
   row_start_.shrink_to_fit();
   cols_.shrink_to_fit();
   a_slot_.shrink_to_fit();
-  resize_exactly(mirror_, a_slot_.size());
+  if (mirror_.size() != a_slot_.size()) resize_exactly(mirror_, a_slot_.size());
   size_t longest_upper = 0;
   for (int i = 0; i < n; ++i) {
     for (int s = diag_[size_t(i)]; s < row_start_[size_t(i) + 1]; ++s) {

@@ -19,10 +19,10 @@ namespace {
 
 constexpr int kNx = 6, kNy = 5;
 
-RestMesh grid() {
+RestMesh grid(int nx = kNx, int ny = kNy) {
   GridSpec spec;
-  spec.nx = kNx;
-  spec.ny = kNy;
+  spec.nx = nx;
+  spec.ny = ny;
   return make_grid(spec);
 }
 
@@ -125,10 +125,17 @@ TEST(ElementSlots, InPlaceAssemblyEqualsBlockByBlockLookUpEntryByEntry) {
   expect_in_place_equals_reference(bw_model(grid()));
 }
 
-// On two threads the Baraff-Witkin elements are evaluated side by side and still added in
-// element order (evaluate_then_add): the same bits as the references, which add one by one.
-TEST(ElementSlots, InPlaceAssemblyOnTwoThreadsEqualsBlockByBlockLookUpEntryByEntry) {
-  expect_in_place_equals_reference(bw_model(grid()), 2);
+// On two and three threads the Baraff-Witkin elements are evaluated side by side, a chunk of
+// 512 at a time, and still added in element order (evaluate_then_add): the same bits as the
+// references, which add one by one. 24 x 24 vertices: 1058 triangles and 1541 hinges, three and
+// four chunks, the first thread adding one while the others evaluate the next.
+TEST(ElementSlots, InPlaceAssemblyOnSeveralThreadsEqualsBlockByBlockLookUpEntryByEntry) {
+  const ClothModel model = bw_model(grid(24, 24));
+  ASSERT_GT(model.bw_triangles.size(), 2u * 512u);
+  for (int threads : {2, 3}) {
+    SCOPED_TRACE(threads);
+    expect_in_place_equals_reference(model, threads);
+  }
 }
 
 TEST(ElementSlots, InPlaceAssemblyEqualsBlockByBlockLookUpAfterATear) {

@@ -189,7 +189,7 @@ TEST(ParallelSolve, TwoAndThreeThreadsStepTheClothToTheSameBitsAsOne) {
 
 // The Baraff-Witkin model's elements are evaluated on the threads a chunk at a time and added in
 // element order (force_jacobians.cpp, evaluate_then_add): 48 x 48 vertices give 4418 triangles
-// and 6627 hinges, nine and thirteen chunks of 512, the last ones short.
+// and 6533 hinges, nine and thirteen chunks of 512, the last ones short.
 TEST(ParallelSolve, TheBaraffWitkinModelStepsToTheSameBitsOnTwoThreadsAsOnOne) {
   Simulation one = hanging_cloth(48, 1, "implicit", Preconditioner::two_level, ModelType::BaraffWitkin);
   Simulation two = hanging_cloth(48, 2, "implicit", Preconditioner::two_level, ModelType::BaraffWitkin);

@@ -116,11 +116,12 @@ ElementEval<N> evaluate_condition(const Condition<N, M>& c, double k, double k_d
   const Eigen::Matrix<double, M, 1> c_dot = c.grad.transpose() * vel;
   out.energy = 0.5 * k * c.value.squaredNorm();
   out.force = -c.grad * (k * c.value + k_d * c_dot);
-  // lazyProduct: see definite_stiffness below (a 12 x 1 by 1 x 12 product went through Eigen's
-  // general matrix-matrix kernel).
-  out.dfdx = (-k * c.grad).lazyProduct(c.grad.transpose());
+  // lazyProduct: see definite_stiffness below (stretch's 9 x 2 by 2 x 9 product went through
+  // Eigen's general matrix-matrix kernel). The scale outside the product keeps entry (i, j)
+  // bit for bit entry (j, i): A stores one of each pair of blocks (jacobian_target.hpp).
+  out.dfdx = -k * c.grad.lazyProduct(c.grad.transpose());
   for (int m = 0; m < M; ++m) out.dfdx -= (k * c.value[m] + k_d * c_dot[m]) * c.hess[m];
-  out.dfdv = (-k_d * c.grad).lazyProduct(c.grad.transpose());
+  out.dfdv = -k_d * c.grad.lazyProduct(c.grad.transpose());
   return out;
 }
 

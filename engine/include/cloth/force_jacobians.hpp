@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cloth/block_sparse.hpp"
+#include "cloth/bw_conditions.hpp"
 #include "cloth/forces.hpp"
 #include "cloth/internal_forces.hpp"
 #include "cloth/jacobian_target.hpp"
@@ -82,6 +83,18 @@ struct JacobianCorrection {
   void add_times(const std::vector<Vec3>& d, std::vector<Vec3>& out) const;
 };
 
+/// Scratch of the Baraff-Witkin elements' assembly on several threads (force_jacobians.cpp,
+/// evaluate_then_add): two chunks of element results each, for the triangles (stretch and shear)
+/// and for the hinges, about 5.3 MB in all. The implicit integrator keeps one, so that its steps
+/// allocate nothing and the memory goes with it.
+struct ElementEvalBuffers {
+  struct StretchShear {
+    ElementEval<9> stretch, shear;
+  };
+  std::array<std::vector<StretchShear>, 2> triangles;
+  std::array<std::vector<ElementEval<12>>, 2> hinges;
+};
+
 /// f (as compute_forces; the springs' and other non-Baraff-Witkin elements' forces are summed
 /// in the order of their Jacobians, so equal to it up to rounding), ∂f/∂x and ∂f/∂v at time t.
 /// The matrices must have the pattern of coupled_pairs. Springs contribute their Jacobian blocks; velocity damping -m c v gives -m c I
@@ -93,11 +106,14 @@ struct JacobianCorrection {
 /// `correction`, when given, is filled with what the drag/wind blocks left out (above).
 /// The Jacobians go to `jac` (set to zero first): two matrices, or the implicit step's A with
 /// ∂f/∂x d (jacobian_target.hpp). `slots` must be ElementSlots(model, jac.pattern()). `threads`:
-/// for the springs and the whole-matrix passes (the same bits for every count, parallel.hpp).
+/// for the springs, the Baraff-Witkin elements and the whole-matrix passes (the same bits for
+/// every count, parallel.hpp); `buffers`: the Baraff-Witkin elements' scratch on several threads
+/// (null: allocated for this call).
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,
                              const ElementSlots& slots, std::vector<Vec3>& f, JacobianTarget& jac,
-                             JacobianCorrection* correction = nullptr, int threads = 1);
+                             JacobianCorrection* correction = nullptr, int threads = 1,
+                             ElementEvalBuffers* buffers = nullptr);
 /// The same into two matrices, looking the slots up for this call (one-off assemblies, tests).
 void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,

@@ -56,6 +56,7 @@ class ImplicitEulerIntegrator final : public Integrator {
   /// A of eq. 16, values in place; ∂f/∂x and ∂f/∂v are never stored (jacobian_target.hpp).
   BlockSparseMatrix A_;
   ElementSlots element_slots_;                      ///< of A_'s pattern
+  ElementEvalBuffers element_buffers_;              ///< the BW elements' assembly on several threads
   PcgWorkspace pcg_;                                ///< kept across solves (IC symbolic phase)
   /// Per spring, whether IC(0) leaves it out (weak_bend_springs), and the next step's candidate.
   std::vector<char> weak_bend_springs_, next_weak_bend_springs_;
