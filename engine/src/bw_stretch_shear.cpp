@@ -123,6 +123,90 @@ ElementEval<9> eval_shear(const StretchShearTriangle& t, const std::vector<Vec3>
   return evaluate_condition(shear_condition(t, x), k_shear / t.area, k_damp / t.area, gather<3>(t.v, v));
 }
 
+// The stretch stiffness K = -dfdx = sum_m (c_m c_m^T) (x) D_m over the two conditions (eqs. 8 and
+// 12 with stretch_component's derivatives): c_u = alpha, c_v = beta (uv_weights) and
+// D_m = k a^2 w_hat w_hat^T + sigma_m (I - w_hat w_hat^T), sigma_m = (k C_m + k_d C_dot_m) a / |w_m|.
+// With an orthonormal basis (u1, u2) of span(alpha, beta) (c_u = rho11 u1, c_v = rho12 u1 + rho22 u2)
+// and one (e1, e2, n) of space with e1, e2 spanning w_u and w_v, n is an eigenvector of both D_m
+// (eigenvalue sigma_m), so K splits into a 2 x 2 part along n and a 4 x 4 part in the (e1, e2)
+// plane, and its projection onto the PSD cone is theirs: the translations are K's null space, and
+// (u1, u2) (x) (e1, e2, n) the rest. By congruence each part has as many negative eigenvalues as
+// sigma_u and sigma_v have negative signs, so a triangle with both >= 0 (stretched) is PSD as it
+// is. Same matrix as definite_stiffness<9> up to round-off, without its 6 x 6 eigensolve
+// (bench/README.md, session 32).
+ElementEval<9> eval_stretch_definite(const StretchShearTriangle& t, const std::vector<Vec3>& x,
+                                     const std::vector<Vec3>& v, double k_stretch, double b_u, double b_v,
+                                     double k_damp) {
+  assert(v.size() == x.size());
+  const double k = k_stretch / t.area, k_d = k_damp / t.area;
+  const Eigen::Matrix<double, 9, 1> vel = gather<3>(t.v, v);
+  const Condition<9, 2> c = stretch_condition(t, x, b_u, b_v);
+  ElementEval<9> out = evaluate_condition(c, k, k_d, vel);
+  const Weights w = uv_weights(t);
+  const std::array<Vec3, 2> wm = {combine(w.alpha, t, x), combine(w.beta, t, x)};
+  std::array<double, 2> sigma{}, kappa{};
+  std::array<Vec3, 2> w_hat = {Vec3::Zero(), Vec3::Zero()};
+  for (int m = 0; m < 2; ++m) {
+    const double len = wm[m].norm();
+    if (len == 0) continue;  // stretch_component's zero subgradient: D_m = 0
+    w_hat[m] = wm[m] / len;
+    kappa[m] = k * t.area * t.area;
+    sigma[m] = (k * c.value[m] + k_d * c.grad.col(m).dot(vel)) * t.area / len;
+  }
+  if (sigma[0] >= 0 && sigma[1] >= 0) return out;
+  // Vertex basis (Gram-Schmidt on alpha, beta; independent on a non-degenerate triangle).
+  const Vec3 alpha(w.alpha[0], w.alpha[1], w.alpha[2]), beta(w.beta[0], w.beta[1], w.beta[2]);
+  const double rho11 = alpha.norm();
+  const Vec3 u1 = alpha / rho11;
+  const double rho12 = beta.dot(u1);
+  const Vec3 beta_perp = beta - rho12 * u1;
+  const double rho22 = beta_perp.norm();
+  const Vec3 u2 = beta_perp / rho22;
+  const std::array<Eigen::Vector2d, 2> r = {Eigen::Vector2d(rho11, 0), Eigen::Vector2d(rho12, rho22)};
+  // Space basis: e1 along a w with a length, e2 the other's part across it (any direction across
+  // e1 when the two are parallel).
+  const Vec3 e1 = kappa[0] > 0 ? w_hat[0] : w_hat[1];
+  Vec3 e2 = kappa[1] > 0 ? Vec3(w_hat[1] - w_hat[1].dot(e1) * e1) : Vec3::Zero();
+  if (!(e2.norm() > 1e-6)) e2 = e1.unitOrthogonal();
+  e2.normalize();
+  const Vec3 n = e1.cross(e2);
+  // dfdx = -K, so taking the negative part out of K adds it to dfdx (lambda < 0).
+  const auto add_back = [&](double lambda, const Eigen::Matrix<double, 9, 1>& direction) {
+    out.dfdx += lambda * direction * direction.transpose();
+  };
+  // Along n: N = sum_m sigma_m r_m r_m^T.
+  Eigen::Matrix2d normal_part = Eigen::Matrix2d::Zero();
+  for (int m = 0; m < 2; ++m) normal_part += sigma[m] * r[m] * r[m].transpose();
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> normal_eig;
+  normal_eig.computeDirect(normal_part);
+  for (int j = 0; j < 2; ++j) {
+    if (normal_eig.eigenvalues()[j] >= 0) continue;
+    const Eigen::Vector2d z = normal_eig.eigenvectors().col(j);
+    Eigen::Matrix<double, 9, 1> d;
+    for (int i = 0; i < 3; ++i) d.segment<3>(3 * i) = (z[0] * u1[i] + z[1] * u2[i]) * n;
+    add_back(normal_eig.eigenvalues()[j], d);
+  }
+  // In the (e1, e2) plane: sum_m (r_m r_m^T) (x) D_m restricted to the plane, index 2 p + q for
+  // vertex basis vector p and plane basis vector q.
+  Eigen::Matrix4d plane_part = Eigen::Matrix4d::Zero();
+  for (int m = 0; m < 2; ++m) {
+    const Eigen::Vector2d h(w_hat[m].dot(e1), w_hat[m].dot(e2));
+    const Eigen::Matrix2d d_m = kappa[m] * h * h.transpose() + sigma[m] * (Eigen::Matrix2d::Identity() - h * h.transpose());
+    for (int p = 0; p < 2; ++p)
+      for (int q = 0; q < 2; ++q) plane_part.block<2, 2>(2 * p, 2 * q) += r[m][p] * r[m][q] * d_m;
+  }
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix4d> plane_eig(plane_part);
+  for (int j = 0; j < 4; ++j) {
+    if (plane_eig.eigenvalues()[j] >= 0) continue;
+    const Eigen::Vector4d z = plane_eig.eigenvectors().col(j);
+    const Vec3 y1 = z[0] * e1 + z[1] * e2, y2 = z[2] * e1 + z[3] * e2;
+    Eigen::Matrix<double, 9, 1> d;
+    for (int i = 0; i < 3; ++i) d.segment<3>(3 * i) = u1[i] * y1 + u2[i] * y2;
+    add_back(plane_eig.eigenvalues()[j], d);
+  }
+  return out;
+}
+
 // The shear stiffness K = -dfdx = k g g^T + s a M (x) I3, with g = dC/dx, s = k C + k_d C_dot and
 // M = alpha beta^T + beta alpha^T (shear_condition's constant Hessian), has a closed-form
 // eigensystem, so its PSD projection needs no eigensolver (a 6 x 6 one per triangle took ~15% of

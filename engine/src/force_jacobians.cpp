@@ -97,8 +97,8 @@ void evaluate_then_add(size_t count, int threads, std::array<std::vector<Eval>, 
 }
 
 // Baraff-Witkin cloth (the implicit integrator's own model): forces and Jacobians in one pass
-// over the elements, shear and bend made definite in closed form (eval_shear_definite,
-// eval_bend_definite) instead of add_internal_jacobians' eigen-projection, added in the same
+// over the elements, stretch, shear and bend made definite in closed form (eval_stretch_definite,
+// eval_shear_definite, eval_bend_definite) instead of add_internal_jacobians' eigen-projection, added in the same
 // order as internal_forces.cpp on every thread count (evaluate_then_add), so f is bit for bit
 // compute_forces' sum.
 bool only_baraff_witkin_elements(const ClothModel& model) {
@@ -116,12 +116,16 @@ void add_baraff_witkin(const ClothModel& model, const ClothState& state, bool de
       model.bw_triangles.size(), threads, buffers.triangles,
       [&](size_t k) {
         const StretchShearTriangle& t = model.bw_triangles[k];
-        StretchShear e{eval_stretch(t, state.x, state.v, m.stretch, m.rest_stretch_u, m.rest_stretch_v, m.damping),
-                       // Shear projects its own stiffness, in closed form (eval_shear_definite).
-                       definite ? eval_shear_definite(t, state.x, state.v, m.shear, m.damping)
-                                : eval_shear(t, state.x, state.v, m.shear, m.damping)};
-        if (definite) e.stretch.dfdx = definite_stiffness<9>(e.stretch.dfdx);
-        return e;
+        // Stretch and shear project their own stiffnesses, in closed form (eval_stretch_definite,
+        // eval_shear_definite).
+        if (!definite) {
+          return StretchShear{
+              eval_stretch(t, state.x, state.v, m.stretch, m.rest_stretch_u, m.rest_stretch_v, m.damping),
+              eval_shear(t, state.x, state.v, m.shear, m.damping)};
+        }
+        return StretchShear{eval_stretch_definite(t, state.x, state.v, m.stretch, m.rest_stretch_u,
+                                                  m.rest_stretch_v, m.damping),
+                            eval_shear_definite(t, state.x, state.v, m.shear, m.damping)};
       },
       [&](size_t k, const StretchShear& e) {
         scatter_element(e.stretch, model.bw_triangles[k].v, slots.bw_triangles[k], f, jac);

@@ -249,6 +249,64 @@ TEST(BWProjectPsd, ClampsNegativeEigenvaluesAndKeepsPsdInput) {
   EXPECT_GE(Eigen::SelfAdjointEigenSolver<MatN<12>>(p).eigenvalues().minCoeff(), -1e-12 * p.norm());
 }
 
+// The implicit step's stretch stiffness (bw_stretch_shear.cpp) split into a 2 x 2 and a 4 x 4
+// eigenproblem: the projection of the exact one, on random and thin triangles in tension, in
+// compression along one or both directions, with w_u or w_v of length zero and with the two parallel.
+TEST(BWStretch, StructuredDefiniteStiffnessIsTheProjection) {
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::array<int, 3> compressed{};  // triangles by how many of |w_u| < b_u, |w_v| < b_v hold
+  double worst = 0;
+  const auto check = [&](const StretchShearTriangle& t, const std::vector<Vec3>& x, const std::vector<Vec3>& v,
+                         double b_u, double b_v, double kd, const std::string& what) {
+    const ElementEval<9> plain = eval_stretch(t, x, v, 100.0, b_u, b_v, kd);
+    const ElementEval<9> definite = eval_stretch_definite(t, x, v, 100.0, b_u, b_v, kd);
+    EXPECT_EQ(definite.energy, plain.energy) << what;
+    EXPECT_EQ(definite.force, plain.force) << what;
+    EXPECT_EQ(definite.dfdv, plain.dfdv) << what;
+    const MatN<9> expected = -project_psd<9>(-plain.dfdx);
+    const double scale = std::max(plain.dfdx.cwiseAbs().maxCoeff(), 1e-300);
+    const double error = (definite.dfdx - expected).cwiseAbs().maxCoeff() / scale;
+    EXPECT_LT(error, 1e-10) << what;
+    worst = std::max(worst, error);
+    return Eigen::SelfAdjointEigenSolver<MatN<9>>(-plain.dfdx).eigenvalues().minCoeff() < -1e-9 * scale;
+  };
+  for (int trial = 0; trial < 300; ++trial) {
+    const StretchShearTriangle t = random_triangle(rng, trial);
+    const std::vector<Vec3> x = unflatten(random_triangle_positions(rng, trial));
+    std::vector<Vec3> v(3);
+    for (Vec3& vi : v) vi = trial % 4 == 0 ? Vec3::Zero() : Vec3(u(rng), u(rng), u(rng));
+    const double kd = trial % 3 == 0 ? 0.0 : 0.5;
+    // Rest stretch around the current one: each direction stretched or compressed.
+    const std::array<Vec3, 2> w = stretch_vectors(t, x);
+    const double b_u = w[0].norm() * (1 + 0.5 * u(rng)), b_v = w[1].norm() * (1 + 0.5 * u(rng));
+    const bool indefinite = check(t, x, v, b_u, b_v, kd, "trial " + std::to_string(trial));
+    const int n_neg = int(w[0].norm() < b_u) + int(w[1].norm() < b_v);
+    ++compressed[size_t(n_neg)];
+    if (kd == 0) {
+      EXPECT_EQ(indefinite, n_neg > 0) << "trial " << trial;  // without damping, sigma's sign is C's
+    }
+  }
+  EXPECT_GE(compressed[0], 40);
+  EXPECT_GE(compressed[1], 100);
+  EXPECT_GE(compressed[2], 40);
+  // Special shapes: on a rest right triangle (0,0), (1,0), (0,1), positions that depend on v only
+  // (w_u = 0), the whole triangle on one point (w_u = w_v = 0), and w_u parallel to w_v.
+  RestMesh mesh;
+  mesh.positions.assign(3, Vec3::Zero());
+  mesh.uv = {Vec2(0, 0), Vec2(0.1, 0), Vec2(0, 0.1)};
+  mesh.triangles = {{0, 1, 2}};
+  const StretchShearTriangle right = build_stretch_shear(mesh).at(0);
+  const std::vector<Vec3> still(3, Vec3::Zero());
+  const std::vector<Vec3> moving = {Vec3(0.3, -0.2, 0.1), Vec3(-0.1, 0.4, 0.2), Vec3(0.2, 0.1, -0.5)};
+  for (const std::vector<Vec3>& v : {still, moving}) {
+    check(right, {Vec3(0, 0, 0), Vec3(0, 0, 0), Vec3(0, 0, 0.08)}, v, 1, 1, 0.5, "w_u = 0");
+    check(right, {Vec3(0.1, 0.2, 0.3), Vec3(0.1, 0.2, 0.3), Vec3(0.1, 0.2, 0.3)}, v, 1, 1, 0.5, "w = 0");
+    check(right, {Vec3(0, 0, 0), Vec3(0.05, 0, 0), Vec3(0.07, 0, 0)}, v, 1, 1, 0.5, "w_u parallel to w_v");
+  }
+  EXPECT_LT(worst, 1e-10);
+}
+
 TEST(BWShear, ClosedFormDefiniteStiffnessIsTheProjection) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(-1, 1);

@@ -130,6 +130,12 @@ ElementEval<N> evaluate_condition(const Condition<N, M>& c, double k, double k_d
 ElementEval<9> eval_stretch(const StretchShearTriangle& t, const std::vector<Vec3>& x,
                             const std::vector<Vec3>& v, double k_stretch, double b_u, double b_v,
                             double k_damp);
+/// eval_stretch with dfdx = -project_psd(-dfdx) (the implicit step's definite stiffness), the
+/// projection split by the element's structure into a 2 x 2 and a 4 x 4 eigenproblem (why in
+/// bw_stretch_shear.cpp): the same matrix as definite_stiffness<9> up to round-off.
+ElementEval<9> eval_stretch_definite(const StretchShearTriangle& t, const std::vector<Vec3>& x,
+                                     const std::vector<Vec3>& v, double k_stretch, double b_u, double b_v,
+                                     double k_damp);
 /// Shear element (sec. 4.3): k_shear = G in N/m, k_damp in N*s/m.
 ElementEval<9> eval_shear(const StretchShearTriangle& t, const std::vector<Vec3>& x,
                           const std::vector<Vec3>& v, double k_shear, double k_damp);
@@ -177,11 +183,11 @@ const Eigen::Matrix<double, N, N - 3>& translation_complement() {
 /// -project_psd(-dfdx) in fewer operations (the implicit step's definite element stiffness). Every
 /// material element is invariant under translation, so its stiffness K = -dfdx has the
 /// translations as an exact null space and K = Q (Q^T K Q) Q^T with Q the basis above: the
-/// projection onto the PSD cone is done on the (N - 3) x (N - 3) reduced matrix (6 x 6 for a
-/// triangle, 9 x 9 for a hinge instead of 9 x 9 and 12 x 12: about 3x and 2.4x fewer operations in
-/// the eigensolver), and skipped when the reduced matrix is already positive definite (a Cholesky
-/// factorisation succeeds: a stretch element in tension), where the projection is the identity.
-/// Same matrix up to round-off.
+/// projection onto the PSD cone is done on the (N - 3) x (N - 3) reduced matrix (9 x 9 for a hinge
+/// instead of 12 x 12: about 2.4x fewer operations in the eigensolver), and skipped when the reduced
+/// matrix is already positive definite (a Cholesky factorisation succeeds), where the projection is
+/// the identity. Same matrix up to round-off. (The stretch triangle's projection has a structure of
+/// its own: eval_stretch_definite.)
 template <int N>
 Eigen::Matrix<double, N, N> definite_stiffness(const Eigen::Matrix<double, N, N>& dfdx) {
   using Reduced = Eigen::Matrix<double, N - 3, N - 3>;
