@@ -43,9 +43,8 @@ class JacobianTarget {
     if (d_) (*dfdx_d_)[size_t(row)] += dfdx * (*d_)[size_t(col)];
   }
   /// An element's N x N Jacobians over its V = N / 3 vertices `v`, block (a, b) at slots[V a + b]:
-  /// add() for each block, but with A's share x_scale ∂f/∂x + v_scale ∂f/∂v formed for the whole
-  /// element at once and ∂f/∂x d as one product per element (the BW elements' scatter was a
-  /// tenth of their frame block by block).
+  /// add() for each block, with ∂f/∂x d as one product per element (the BW elements' scatter was
+  /// a tenth of their frame block by block).
   template <int N, size_t V>
   void add_element(const std::array<int, V * V>& slots, const std::array<int, V>& v,
                    const Eigen::Matrix<double, N, N>& dfdx, const Eigen::Matrix<double, N, N>& dfdv) {
@@ -59,11 +58,13 @@ class JacobianTarget {
       }
       return;
     }
-    const Eigen::Matrix<double, N, N> share = x_scale_ * dfdx + v_scale_ * dfdv;
+    // Only the blocks A stores are formed (about half of them when A is symmetric).
     for (size_t a = 0; a < V; ++a) {
       for (size_t b = 0; b < V; ++b) {
         const int slot = slots[V * a + b];
-        if (first_->stores(slot)) first_->value(slot) += share.template block<3, 3>(3 * a, 3 * b);
+        if (!first_->stores(slot)) continue;
+        first_->value(slot) += x_scale_ * dfdx.template block<3, 3>(3 * a, 3 * b) +
+                               v_scale_ * dfdv.template block<3, 3>(3 * a, 3 * b);
       }
     }
     if (!d_) return;
