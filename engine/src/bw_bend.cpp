@@ -161,8 +161,9 @@ ElementEval<12> eval_bend(const BendEdge& e, const std::vector<Vec3>& x, const s
 // symmetry" (sec. 4.5: "clearly not physically justifiable, but we have not observed any ill
 // effects"), and they differentiate theta treating |n_1|, |n_2|, |e| as constant (sec. 4.3). Folding
 // fast or far, the dropped term is what damps a hinge in the implicit step: with Gauss-Newton
-// everywhere the cylinder drape's impact kept ~45% more energy 20 frames in; projecting the hinges
-// beyond kBendGaussNewtonAngle (14% of them over that run) restores it (bench/README.md, issue 9).
+// everywhere the cylinder drape's impact kept ~38% more energy 20 frames in (the mean of an
+// ensemble: the folds at impact are chaotic); projecting the hinges beyond kBendGaussNewtonAngle
+// (14% of them over that run) restores it (bench/README.md, issue 9).
 ElementEval<12> eval_bend_definite(const BendEdge& e, const std::vector<Vec3>& x,
                                    const std::vector<Vec3>& v, double k_bend, double k_damp) {
   assert(v.size() == x.size());
