@@ -126,8 +126,8 @@ ElementEval<9> eval_shear(const StretchShearTriangle& t, const std::vector<Vec3>
 // The stretch stiffness K = -dfdx = sum_m (c_m c_m^T) (x) D_m over the two conditions (eqs. 8 and
 // 12 with stretch_component's derivatives): c_u = alpha, c_v = beta (uv_weights) and
 // D_m = k a^2 w_hat w_hat^T + sigma_m (I - w_hat w_hat^T), sigma_m = (k C_m + k_d C_dot_m) a / |w_m|.
-// With an orthonormal basis (u1, u2) of span(alpha, beta) (c_u = rho11 u1, c_v = rho12 u1 + rho22 u2)
-// and one (e1, e2, n) of space with e1, e2 spanning w_u and w_v, n is an eigenvector of both D_m
+// With an orthonormal basis (u1, u2) of span(alpha, beta) (c_m = r_m1 u1 + r_m2 u2) and one
+// (e1, e2, n) of space with e1, e2 spanning w_u and w_v, n is an eigenvector of both D_m
 // (eigenvalue sigma_m), so K splits into a 2 x 2 part along n and a 4 x 4 part in the (e1, e2)
 // plane, and its projection onto the PSD cone is theirs: the translations are K's null space, and
 // (u1, u2) (x) (e1, e2, n) the rest. By congruence each part has as many negative eigenvalues as
@@ -145,34 +145,41 @@ ElementEval<9> eval_stretch_definite(const StretchShearTriangle& t, const std::v
   const Weights w = uv_weights(t);
   const std::array<Vec3, 2> wm = {combine(w.alpha, t, x), combine(w.beta, t, x)};
   std::array<double, 2> sigma{}, kappa{};
+  std::array<bool, 2> has_length{};
   std::array<Vec3, 2> w_hat = {Vec3::Zero(), Vec3::Zero()};
   for (int m = 0; m < 2; ++m) {
     const double len = wm[m].norm();
     if (len == 0) continue;  // stretch_component's zero subgradient: D_m = 0
+    has_length[m] = true;
     w_hat[m] = wm[m] / len;
     kappa[m] = k * t.area * t.area;
     sigma[m] = (k * c.value[m] + k_d * c.grad.col(m).dot(vel)) * t.area / len;
   }
   if (sigma[0] >= 0 && sigma[1] >= 0) return out;
-  // Vertex basis (Gram-Schmidt on alpha, beta; independent on a non-degenerate triangle).
+  // Orthonormal bases by Gram-Schmidt, each second vector orthogonalised twice so that it stays
+  // orthogonal to round-off however close the two vectors are: alpha, beta (independent on a
+  // non-degenerate triangle) for the vertices; for space e1 along a w with a length and e2 along
+  // the other's part across it (any direction across e1 when there is none).
+  const auto second_vector = [](const Vec3& first, const Vec3& candidate) {
+    Vec3 across = candidate - candidate.dot(first) * first;
+    if (across.squaredNorm() == 0) return Vec3(first.unitOrthogonal());
+    across.normalize();
+    across -= across.dot(first) * first;
+    return Vec3(across.normalized());
+  };
   const Vec3 alpha(w.alpha[0], w.alpha[1], w.alpha[2]), beta(w.beta[0], w.beta[1], w.beta[2]);
-  const double rho11 = alpha.norm();
-  const Vec3 u1 = alpha / rho11;
-  const double rho12 = beta.dot(u1);
-  const Vec3 beta_perp = beta - rho12 * u1;
-  const double rho22 = beta_perp.norm();
-  const Vec3 u2 = beta_perp / rho22;
-  const std::array<Eigen::Vector2d, 2> r = {Eigen::Vector2d(rho11, 0), Eigen::Vector2d(rho12, rho22)};
-  // Space basis: e1 along a w with a length, e2 the other's part across it (any direction across
-  // e1 when the two are parallel).
-  const Vec3 e1 = kappa[0] > 0 ? w_hat[0] : w_hat[1];
-  Vec3 e2 = kappa[1] > 0 ? Vec3(w_hat[1] - w_hat[1].dot(e1) * e1) : Vec3::Zero();
-  if (!(e2.norm() > 1e-6)) e2 = e1.unitOrthogonal();
-  e2.normalize();
+  const Vec3 u1 = alpha.normalized(), u2 = second_vector(u1, beta);
+  const std::array<Eigen::Vector2d, 2> r = {Eigen::Vector2d(alpha.dot(u1), alpha.dot(u2)),
+                                            Eigen::Vector2d(beta.dot(u1), beta.dot(u2))};
+  const Vec3 e1 = has_length[0] ? w_hat[0] : w_hat[1];
+  const Vec3 e2 = second_vector(e1, has_length[0] && has_length[1] ? w_hat[1] : Vec3::Zero());
   const Vec3 n = e1.cross(e2);
-  // dfdx = -K, so taking the negative part out of K adds it to dfdx (lambda < 0).
+  // dfdx = -K, so taking the negative part out of K adds it to dfdx (lambda < 0). The outer
+  // product formed before scaling keeps entry (i, j) bit for bit entry (j, i) (A stores one of
+  // each pair of blocks; jacobian_target.hpp).
   const auto add_back = [&](double lambda, const Eigen::Matrix<double, 9, 1>& direction) {
-    out.dfdx += lambda * direction * direction.transpose();
+    const Eigen::Matrix<double, 9, 9> outer = direction.lazyProduct(direction.transpose());
+    out.dfdx += lambda * outer;
   };
   // Along n: N = sum_m sigma_m r_m r_m^T.
   Eigen::Matrix2d normal_part = Eigen::Matrix2d::Zero();
@@ -193,7 +200,7 @@ ElementEval<9> eval_stretch_definite(const StretchShearTriangle& t, const std::v
     const Eigen::Vector2d h(w_hat[m].dot(e1), w_hat[m].dot(e2));
     const Eigen::Matrix2d d_m = kappa[m] * h * h.transpose() + sigma[m] * (Eigen::Matrix2d::Identity() - h * h.transpose());
     for (int p = 0; p < 2; ++p)
-      for (int q = 0; q < 2; ++q) plane_part.block<2, 2>(2 * p, 2 * q) += r[m][p] * r[m][q] * d_m;
+      for (int p2 = 0; p2 < 2; ++p2) plane_part.block<2, 2>(2 * p, 2 * p2) += r[m][p] * r[m][p2] * d_m;
   }
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix4d> plane_eig(plane_part);
   for (int j = 0; j < 4; ++j) {
@@ -259,7 +266,8 @@ ElementEval<9> eval_shear_definite(const StretchShearTriangle& t, const std::vec
     z.normalize();
     Eigen::Matrix<double, 9, 1> u;
     for (int a = 0; a < 3; ++a) u.segment<3>(3 * a) = z[0] * e[0][a] * y_hat[0] + z[1] * e[1][a] * y_hat[1];
-    out.dfdx += t_min * u * u.transpose();
+    const Eigen::Matrix<double, 9, 9> outer = u.lazyProduct(u.transpose());  // see eval_stretch_definite
+    out.dfdx += t_min * outer;
   }
   return out;
 }

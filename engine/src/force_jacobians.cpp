@@ -97,9 +97,10 @@ void evaluate_then_add(size_t count, int threads, std::array<std::vector<Eval>, 
 }
 
 // Baraff-Witkin cloth (the implicit integrator's own model): forces and Jacobians in one pass
-// over the elements, stretch, shear and bend made definite in closed form (eval_stretch_definite,
-// eval_shear_definite, eval_bend_definite) instead of add_internal_jacobians' eigen-projection, added in the same
-// order as internal_forces.cpp on every thread count (evaluate_then_add), so f is bit for bit
+// over the elements, each kind made definite by a method of its own (eval_stretch_definite: two
+// small eigenproblems; eval_shear_definite: closed form; eval_bend_definite: Gauss-Newton below
+// 0.2 rad) instead of add_internal_jacobians' generic eigen-projection, added in the same order as
+// internal_forces.cpp on every thread count (evaluate_then_add), so f is bit for bit
 // compute_forces' sum.
 bool only_baraff_witkin_elements(const ClothModel& model) {
   return model.springs.empty() && model.edge_area.edges.empty() && model.edge_area.triangles.empty() &&
@@ -116,7 +117,7 @@ void add_baraff_witkin(const ClothModel& model, const ClothState& state, bool de
       model.bw_triangles.size(), threads, buffers.triangles,
       [&](size_t k) {
         const StretchShearTriangle& t = model.bw_triangles[k];
-        // Stretch and shear project their own stiffnesses, in closed form (eval_stretch_definite,
+        // Stretch and shear project their own stiffnesses by their structure (eval_stretch_definite,
         // eval_shear_definite).
         if (!definite) {
           return StretchShear{

@@ -251,16 +251,17 @@ TEST(BWProjectPsd, ClampsNegativeEigenvaluesAndKeepsPsdInput) {
 
 // The implicit step's stretch stiffness (bw_stretch_shear.cpp) split into a 2 x 2 and a 4 x 4
 // eigenproblem: the projection of the exact one, on random and thin triangles in tension, in
-// compression along one or both directions, with w_u or w_v of length zero and with the two parallel.
+// compression along one or both directions, with damping alone (no stretch stiffness), with w_u or
+// w_v of length zero, and with the two parallel or nearly so.
 TEST(BWStretch, StructuredDefiniteStiffnessIsTheProjection) {
   std::mt19937 rng(23);
   std::uniform_real_distribution<double> u(-1, 1);
-  std::array<int, 3> compressed{};  // triangles by how many of |w_u| < b_u, |w_v| < b_v hold
   double worst = 0;
+  // Whether the exact stiffness was indefinite (what the projection had to repair).
   const auto check = [&](const StretchShearTriangle& t, const std::vector<Vec3>& x, const std::vector<Vec3>& v,
-                         double b_u, double b_v, double kd, const std::string& what) {
-    const ElementEval<9> plain = eval_stretch(t, x, v, 100.0, b_u, b_v, kd);
-    const ElementEval<9> definite = eval_stretch_definite(t, x, v, 100.0, b_u, b_v, kd);
+                         double k_stretch, double b_u, double b_v, double kd, const std::string& what) {
+    const ElementEval<9> plain = eval_stretch(t, x, v, k_stretch, b_u, b_v, kd);
+    const ElementEval<9> definite = eval_stretch_definite(t, x, v, k_stretch, b_u, b_v, kd);
     EXPECT_EQ(definite.energy, plain.energy) << what;
     EXPECT_EQ(definite.force, plain.force) << what;
     EXPECT_EQ(definite.dfdv, plain.dfdv) << what;
@@ -271,6 +272,7 @@ TEST(BWStretch, StructuredDefiniteStiffnessIsTheProjection) {
     worst = std::max(worst, error);
     return Eigen::SelfAdjointEigenSolver<MatN<9>>(-plain.dfdx).eigenvalues().minCoeff() < -1e-9 * scale;
   };
+  std::array<int, 3> compressed{};  // triangles by how many of |w_u| < b_u, |w_v| < b_v hold
   for (int trial = 0; trial < 300; ++trial) {
     const StretchShearTriangle t = random_triangle(rng, trial);
     const std::vector<Vec3> x = unflatten(random_triangle_positions(rng, trial));
@@ -280,7 +282,7 @@ TEST(BWStretch, StructuredDefiniteStiffnessIsTheProjection) {
     // Rest stretch around the current one: each direction stretched or compressed.
     const std::array<Vec3, 2> w = stretch_vectors(t, x);
     const double b_u = w[0].norm() * (1 + 0.5 * u(rng)), b_v = w[1].norm() * (1 + 0.5 * u(rng));
-    const bool indefinite = check(t, x, v, b_u, b_v, kd, "trial " + std::to_string(trial));
+    const bool indefinite = check(t, x, v, 100.0, b_u, b_v, kd, "trial " + std::to_string(trial));
     const int n_neg = int(w[0].norm() < b_u) + int(w[1].norm() < b_v);
     ++compressed[size_t(n_neg)];
     if (kd == 0) {
@@ -290,8 +292,18 @@ TEST(BWStretch, StructuredDefiniteStiffnessIsTheProjection) {
   EXPECT_GE(compressed[0], 40);
   EXPECT_GE(compressed[1], 100);
   EXPECT_GE(compressed[2], 40);
-  // Special shapes: on a rest right triangle (0,0), (1,0), (0,1), positions that depend on v only
-  // (w_u = 0), the whole triangle on one point (w_u = w_v = 0), and w_u parallel to w_v.
+  // Damping alone: sigma_m = k_d C_dot_m a / |w_m|, negative where the triangle is being compressed.
+  int damped_indefinite = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const StretchShearTriangle t = random_triangle(rng, trial);
+    const std::vector<Vec3> x = unflatten(random_triangle_positions(rng, trial));
+    const std::vector<Vec3> v = {random_vec(rng, 1), random_vec(rng, 1), random_vec(rng, 1)};
+    damped_indefinite += check(t, x, v, 0.0, 1.0, 1.0, 0.5, "damping only, trial " + std::to_string(trial));
+  }
+  EXPECT_GE(damped_indefinite, 20);
+  // Special shapes on a rest right triangle (0,0), (0.1,0), (0,0.1) with b = 1: positions that
+  // depend on v only (w_u = 0, |w_v| = 0.8), the whole triangle on one point (w_u = w_v = 0), w_u
+  // parallel to w_v (|w| = 0.5, 0.7), and 1.4e-8 rad apart.
   RestMesh mesh;
   mesh.positions.assign(3, Vec3::Zero());
   mesh.uv = {Vec2(0, 0), Vec2(0.1, 0), Vec2(0, 0.1)};
@@ -300,9 +312,20 @@ TEST(BWStretch, StructuredDefiniteStiffnessIsTheProjection) {
   const std::vector<Vec3> still(3, Vec3::Zero());
   const std::vector<Vec3> moving = {Vec3(0.3, -0.2, 0.1), Vec3(-0.1, 0.4, 0.2), Vec3(0.2, 0.1, -0.5)};
   for (const std::vector<Vec3>& v : {still, moving}) {
-    check(right, {Vec3(0, 0, 0), Vec3(0, 0, 0), Vec3(0, 0, 0.08)}, v, 1, 1, 0.5, "w_u = 0");
-    check(right, {Vec3(0.1, 0.2, 0.3), Vec3(0.1, 0.2, 0.3), Vec3(0.1, 0.2, 0.3)}, v, 1, 1, 0.5, "w = 0");
-    check(right, {Vec3(0, 0, 0), Vec3(0.05, 0, 0), Vec3(0.07, 0, 0)}, v, 1, 1, 0.5, "w_u parallel to w_v");
+    for (const double k_stretch : {100.0, 0.0}) {
+      const std::string what = std::string(v == still ? "still" : "moving") + ", k " + std::to_string(k_stretch);
+      const bool compressed_still = v == still && k_stretch > 0;  // sigma = k C < 0 in a compressed direction
+      EXPECT_EQ(check(right, {Vec3(0, 0, 0), Vec3(0, 0, 0), Vec3(0, 0, 0.08)}, v, k_stretch, 1, 1, 0.5, "w_u = 0, " + what),
+                compressed_still || v == moving);
+      check(right, {Vec3(0.1, 0.2, 0.3), Vec3(0.1, 0.2, 0.3), Vec3(0.1, 0.2, 0.3)}, v, k_stretch, 1, 1, 0.5,
+            "w = 0 (K = 0, no NaN), " + what);
+      EXPECT_EQ(check(right, {Vec3(0, 0, 0), Vec3(0.05, 0, 0), Vec3(0.07, 0, 0)}, v, k_stretch, 1, 1, 0.5,
+                      "w_u parallel to w_v, " + what),
+                compressed_still || v == moving);
+      EXPECT_EQ(check(right, {Vec3(0, 0, 0), Vec3(0.05, 0, 0), Vec3(0.07, 0, 1e-9)}, v, k_stretch, 1, 1, 0.5,
+                      "w_u nearly parallel to w_v, " + what),
+                compressed_still || v == moving);
+    }
   }
   EXPECT_LT(worst, 1e-10);
 }

@@ -58,7 +58,8 @@ class JacobianTarget {
       }
       return;
     }
-    // Only the blocks A stores are formed (about half of them when A is symmetric).
+    // Only the blocks A stores are formed (when A is symmetric, (V + 1) / 2V of them: 6 of a
+    // triangle's 9, 10 of a hinge's 16).
     for (size_t a = 0; a < V; ++a) {
       for (size_t b = 0; b < V; ++b) {
         const int slot = slots[V * a + b];
