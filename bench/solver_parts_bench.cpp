@@ -9,7 +9,7 @@
 // frame's time moves with its CG count, which is chaotic in the simulated scene (a change of
 // rounding moves the trajectory, bench/README.md), while here a change to one part shows as that
 // part's time alone, and the whole solve's CG count ("solve") changes only with the solver.
-// Arguments: n, threads.
+// Arguments: n, threads (BM_SolvePart); n, one thread (BM_Preconditioner, the ladder below).
 #include <benchmark/benchmark.h>
 
 #include <map>
@@ -139,7 +139,46 @@ void BM_SolvePart(benchmark::State& state, Part part) {
   state.counters["coarse_factor_blocks"] = work.coarse.factor_blocks();
 }
 
+// The "show the iteration counts of each" preconditioner: the same fixed system solved
+// from scratch (factorisation included, as a step does) with each preconditioner the modified
+// PCG offers, on one thread, at the step's tolerance. The cap is raised far above the step's
+// (max_iterations) so that the one-level preconditioners' counts are their own, not the cap's;
+// `converged` says whether the solve reached the tolerance within it.
+constexpr int kLadderCap = 20000;
+
+void BM_Preconditioner(benchmark::State& state, cloth::Preconditioner preconditioner) {
+  const FixedSystem& s = fixed_system(static_cast<int>(state.range(0)));
+  cloth::PcgSettings settings = s.settings;
+  settings.preconditioner = preconditioner;
+  settings.max_iterations = kLadderCap;
+  std::vector<cloth::Vec3> dv;
+  cloth::SolveReport report;
+  for (auto _ : state) {
+    cloth::PcgWorkspace work;
+    work.ic.leave_out(s.A.pattern(), s.left_out);
+    dv.clear();
+    report = cloth::modified_pcg(s.A, s.b, s.c, settings, dv, work, &s.x);
+    benchmark::DoNotOptimize(dv.data());
+  }
+  state.counters["vertices"] = static_cast<double>(s.A.blocks());
+  state.counters["cg"] = report.iterations;
+  state.counters["converged"] = report.converged ? 1 : 0;
+  state.counters["relative_residual"] = report.relative_residual;
+}
+
 const bool kRegistered = [] {
+  const std::pair<const char*, cloth::Preconditioner> ladder[] = {
+      {"diagonal", cloth::Preconditioner::diagonal},
+      {"block-jacobi", cloth::Preconditioner::block_jacobi},
+      {"incomplete-cholesky", cloth::Preconditioner::incomplete_cholesky},
+      {"two-level", cloth::Preconditioner::two_level}};
+  for (const auto& [name, preconditioner] : ladder) {
+    auto* b = benchmark::RegisterBenchmark((std::string("BM_Preconditioner/") + name).c_str(),
+                                           BM_Preconditioner, preconditioner);
+    for (int n : {32, 51, 64, 100, 128, 256}) b->Arg(n);
+    b->Unit(benchmark::kMillisecond);
+  }
+
   const std::pair<const char*, Part> parts[] = {
       {"ic-factor", Part::ic_factor}, {"coarse-factor", Part::coarse_factor},
       {"both-factors", Part::both_factors},
