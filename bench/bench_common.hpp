@@ -1,6 +1,6 @@
 // What every benchmark of the frame (clothsim's integrators and the Bullet peer) shares, so that
-// their rows of one CSV mean the same thing: the scene's constants (solver_parts_bench builds its
-// fixed system on them too), the per-frame clock and the heap figure.
+// their rows of one CSV mean the same thing: the scene's constants (the solver benchmarks' fixed
+// system, fixed_system.cpp, is built on them too), the per-frame clock and the heap figure.
 #pragma once
 
 #include <benchmark/benchmark.h>

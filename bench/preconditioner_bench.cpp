@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "bench_common.hpp"
 #include "cloth/constrained_solve.hpp"
 #include "cloth/pcg_workspace.hpp"
 #include "fixed_system.hpp"
@@ -54,7 +53,6 @@ const bool kRegistered = [] {
     for (int n : {32, 51, 64, 100, 128, 256}) b->Arg(n);
     b->Unit(benchmark::kMillisecond);
   }
-
   return true;
 }();
 

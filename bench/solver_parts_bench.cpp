@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "bench_common.hpp"
 #include "cloth/constrained_solve.hpp"
 #include "cloth/pcg_workspace.hpp"
 #include "fixed_system.hpp"
