@@ -11,9 +11,9 @@
 #include <thread>
 
 #include "app_stats.hpp"
-#include "cloth/error.hpp"
-#include "cloth/export.hpp"
-#include "cloth/scene_writer.hpp"
+#include "core/error.hpp"
+#include "io/export.hpp"
+#include "io/scene_writer.hpp"
 #include "gl_errors.hpp"
 #include "paths.hpp"
 #include "pixels.hpp"

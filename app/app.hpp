@@ -8,8 +8,8 @@
 
 #include "camera.hpp"
 #include "frame_timing.hpp"
-#include "cloth/run_stats.hpp"
-#include "cloth/scene.hpp"
+#include "io/run_stats.hpp"
+#include "io/scene.hpp"
 #include "gl_context.hpp"
 #include "mouse_controller.hpp"
 #include "options.hpp"

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <system_error>
 
-#include "cloth/error.hpp"
-#include "cloth/run_stats.hpp"
+#include "core/error.hpp"
+#include "io/run_stats.hpp"
 
 namespace app {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "camera.hpp"
-#include "cloth/simulation.hpp"
+#include "simulation/simulation.hpp"
 #include "mouse_controller.hpp"
 #include "pane_layout.hpp"
 

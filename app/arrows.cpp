@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cloth/forces.hpp"
+#include "forces/forces.hpp"
 
 namespace app {
 namespace {

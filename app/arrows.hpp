@@ -5,7 +5,7 @@
 #include <glm/glm.hpp>
 #include <vector>
 
-#include "cloth/simulation.hpp"
+#include "simulation/simulation.hpp"
 #include "view_options.hpp"
 
 namespace app {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <glm/gtc/constants.hpp>
 
-#include "cloth/mesh_collider.hpp"
+#include "collision/mesh_collider.hpp"
 
 namespace app {
 namespace {

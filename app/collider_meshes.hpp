@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "cloth/collider.hpp"
+#include "collision/collider.hpp"
 
 namespace app {
 

@@ -1,6 +1,6 @@
 #include "contact_marks.hpp"
 
-#include "cloth/collider.hpp"
+#include "collision/collider.hpp"
 
 namespace app {
 

@@ -2,7 +2,7 @@
 // The "contacts" overlay: which cloth vertices touch a solid or the ground now. GL-free.
 #include <vector>
 
-#include "cloth/simulation.hpp"
+#include "simulation/simulation.hpp"
 
 namespace app {
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "cloth/simulation.hpp"
-#include "cloth/static_drape.hpp"
-#include "cloth/weil_drape.hpp"
+#include "simulation/simulation.hpp"
+#include "drape/static_drape.hpp"
+#include "drape/weil_drape.hpp"
 
 namespace app {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "arrows.hpp"
-#include "cloth/simulation.hpp"
+#include "simulation/simulation.hpp"
 
 namespace app {
 

@@ -8,9 +8,9 @@
 #include <stdexcept>
 
 #include "camera.hpp"
-#include "cloth/export.hpp"
-#include "cloth/static_drape.hpp"
-#include "cloth/weil_drape.hpp"
+#include "io/export.hpp"
+#include "drape/static_drape.hpp"
+#include "drape/weil_drape.hpp"
 #include "gl_context.hpp"
 #include "gl_errors.hpp"
 #include "imgui_session.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app.hpp"
-#include "cloth/error.hpp"
+#include "core/error.hpp"
 #include "gl_context.hpp"
 #include "headless.hpp"
 #include "options.hpp"

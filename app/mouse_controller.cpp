@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "cloth/picking.hpp"
+#include "collision/picking.hpp"
 #include "gl.hpp"
 
 namespace app {

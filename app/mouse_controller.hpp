@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "camera.hpp"
-#include "cloth/simulation.hpp"
+#include "simulation/simulation.hpp"
 
 namespace app {
 

@@ -4,7 +4,7 @@
 #include <glm/glm.hpp>
 #include <vector>
 
-#include "cloth/vec.hpp"
+#include "core/vec.hpp"
 
 namespace app {
 

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <filesystem>
 
-#include "cloth/error.hpp"
+#include "core/error.hpp"
 #include "paths.hpp"
 
 namespace app {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cloth/error.hpp"
-#include "cloth/scene_writer.hpp"
+#include "core/error.hpp"
+#include "io/scene_writer.hpp"
 
 namespace app {
 

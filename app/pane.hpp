@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "cloth/run_stats.hpp"
-#include "cloth/scene.hpp"
+#include "io/run_stats.hpp"
+#include "io/scene.hpp"
 #include "options.hpp"
 
 namespace app {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cloth/simulation.hpp"
+#include "simulation/simulation.hpp"
 #include "pane_layout.hpp"
 
 namespace app {

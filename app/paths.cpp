@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "cloth/error.hpp"
+#include "core/error.hpp"
 
 namespace app {
 

@@ -13,7 +13,7 @@
 
 #include "arrows.hpp"
 #include "camera.hpp"
-#include "cloth/simulation.hpp"
+#include "simulation/simulation.hpp"
 #include "gl_objects.hpp"
 #include "pane.hpp"
 #include "pane_layout.hpp"

@@ -5,8 +5,8 @@
 // ImGui::PlotLines reads (float values, an offset to the oldest).
 #include <array>
 
-#include "cloth/forces.hpp"
-#include "cloth/simulation.hpp"
+#include "forces/forces.hpp"
+#include "simulation/simulation.hpp"
 
 namespace app {
 

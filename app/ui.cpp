@@ -12,14 +12,14 @@
 #include <optional>
 #include <vector>
 
-#include "cloth/error.hpp"
-#include "cloth/forces.hpp"
-#include "cloth/integrator.hpp"
-#include "cloth/material_presets.hpp"
-#include "cloth/model.hpp"
-#include "cloth/parallel.hpp"
-#include "cloth/scene.hpp"
-#include "cloth/wind.hpp"
+#include "core/error.hpp"
+#include "forces/forces.hpp"
+#include "integrators/integrator.hpp"
+#include "model/material_presets.hpp"
+#include "model/model.hpp"
+#include "core/parallel.hpp"
+#include "io/scene.hpp"
+#include "forces/wind.hpp"
 #include "heat_map.hpp"
 #include "paths.hpp"
 

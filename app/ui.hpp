@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "cloth/simulation.hpp"
+#include "simulation/simulation.hpp"
 #include "drape_job.hpp"
 #include "gl.hpp"
 #include "imgui_session.hpp"

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <utility>
 
-#include "cloth/error.hpp"
+#include "core/error.hpp"
 
 namespace app {
 namespace {

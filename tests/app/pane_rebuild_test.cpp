@@ -3,8 +3,8 @@
 // dropped), and adding or removing solids (simulation and saved document stay in step).
 #include <gtest/gtest.h>
 
-#include "cloth/error.hpp"
-#include "cloth/scene_writer.hpp"
+#include "core/error.hpp"
+#include "io/scene_writer.hpp"
 #include "pane.hpp"
 #include "paths.hpp"
 

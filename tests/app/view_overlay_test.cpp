@@ -9,8 +9,8 @@
 #include "camera.hpp"
 #include "contact_marks.hpp"
 #include "element_lines.hpp"
-#include "cloth/error.hpp"
-#include "cloth/scene.hpp"
+#include "core/error.hpp"
+#include "io/scene.hpp"
 #include "view_options.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "cloth/model.hpp"
+#include "model/model.hpp"
 #include "fuzz_contract.hpp"
 
 namespace fuzz {

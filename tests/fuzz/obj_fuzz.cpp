@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "cloth/error.hpp"
-#include "cloth/mesh.hpp"
-#include "cloth/model.hpp"
+#include "core/error.hpp"
+#include "mesh/mesh.hpp"
+#include "model/model.hpp"
 #include "fuzz_contract.hpp"
 #include "model_checks.hpp"
 

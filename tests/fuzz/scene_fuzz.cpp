@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cloth/error.hpp"
-#include "cloth/scene.hpp"
+#include "core/error.hpp"
+#include "io/scene.hpp"
 #include "fuzz_contract.hpp"
 #include "model_checks.hpp"
 

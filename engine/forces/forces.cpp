@@ -1,0 +1,79 @@
+// Force and energy sums of the mass-spring model (seed 002 sections 4 and 6).
+#include "forces/forces.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "forces/aerodynamics.hpp"
+#include "core/error.hpp"
+#include "forces/internal_forces.hpp"
+#include "core/parallel.hpp"
+
+namespace cloth {
+
+void validate_external_forces(const ExternalForces& ext) {
+  if (!ext.gravity.allFinite() || ext.gravity.norm() > 1000.0) {
+    throw InputError("gravity must be finite and at most 1000 m/s^2");
+  }
+  if (!std::isfinite(ext.drag) || ext.drag < 0 || ext.drag > 1e4) {
+    throw InputError("forces.drag must be in [0, 1e4] N*s/m^3, got " + std::to_string(ext.drag));
+  }
+  const WindField& w = ext.wind;
+  if (!std::isfinite(w.speed) || std::abs(w.speed) > 200) throw InputError("forces.wind.speed must be in [-200, 200] m/s");
+  if (!w.direction.allFinite() || std::abs(w.direction.norm() - 1) > 1e-6) throw InputError("forces.wind.direction must be a unit vector");
+  if (!std::isfinite(w.frequency) || std::abs(w.frequency) > 1e3) throw InputError("forces.wind.frequency must be in [-1000, 1000] rad/s");
+  if (!std::isfinite(w.wavenumber) || std::abs(w.wavenumber) > 1e3) throw InputError("forces.wind.wavenumber must be in [-1000, 1000] rad/m");
+  if (!std::isfinite(w.gust) || w.gust < 0 || w.gust > 1) throw InputError("forces.wind.gust must be in [0, 1]");
+}
+
+void compute_forces(const ClothModel& model, const ClothState& state, const ExternalForces& ext,
+                    double t, std::vector<Vec3>& f) {
+  compute_external_forces(model, state, ext, t, f);
+  add_internal_forces(model, state, f);
+}
+
+void compute_external_forces(const ClothModel& model, const ClothState& state,
+                             const ExternalForces& ext, double t, std::vector<Vec3>& f) {
+  const int n = state.vertex_count();
+  f.resize(n);
+  const double c = model.material.velocity_damping;
+  // Gravity F_G = m g and the report's velocity damping a_d = -c v (as a force: -m c v).
+  for (int i = 0; i < n; ++i) f[i] = model.mass[i] * (ext.gravity - c * state.v[i]);
+  if (ext.drag > 0) {
+    for (const auto& tri : model.mesh.triangles) {
+      const std::array<Vec3, 3> x{state.x[tri[0]], state.x[tri[1]], state.x[tri[2]]};
+      const std::array<Vec3, 3> v{state.v[tri[0]], state.v[tri[1]], state.v[tri[2]]};
+      const Vec3 air = ext.wind.velocity((x[0] + x[1] + x[2]) / 3.0, t, nullptr);
+      const Vec3 fa = aero_triangle(x, v, ext.drag, air, Eigen::Matrix3d::Zero()).force;
+      for (int k : tri) f[k] += fa;
+    }
+  }
+}
+
+Energies compute_energies(const ClothModel& model, const ClothState& state, const Vec3& gravity) {
+  Energies e;
+  for (int i = 0; i < state.vertex_count(); ++i) {
+    e.kinetic += 0.5 * model.mass[i] * state.v[i].squaredNorm();
+    e.gravitational -= model.mass[i] * gravity.dot(state.x[i]);
+  }
+  e.elastic = internal_energy(model, state);
+  return e;
+}
+
+double max_edge_strain(const ClothModel& model, const ClothState& state, int threads) {
+  return parallel_max(static_cast<int>(model.edges.size()), threads, 0.0,
+                      [&](int k) { return edge_elongation(model.edges[size_t(k)], state.x); });
+}
+
+std::vector<double> vertex_edge_strain(const ClothModel& model, const ClothState& state) {
+  std::vector<double> strain(size_t(model.vertex_count()), 0.0);
+  for (const Edge& e : model.edges) {
+    const double s = edge_elongation(e, state.x);
+    strain[size_t(e.i)] = std::max(strain[size_t(e.i)], s);
+    strain[size_t(e.j)] = std::max(strain[size_t(e.j)], s);
+  }
+  return strain;
+}
+
+}  // namespace cloth

@@ -1,0 +1,49 @@
+#pragma once
+// Force assembly: springs (with damping), gravity, velocity damping, wind and air drag.
+#include <vector>
+
+#include "model/model.hpp"
+#include "model/state.hpp"
+#include "forces/wind.hpp"
+
+namespace cloth {
+
+/// Forces from outside the cloth's material.
+struct ExternalForces {
+  Vec3 gravity = Vec3(0, -9.81, 0);  ///< m/s^2
+  WindField wind;                    ///< air velocity field
+  double drag = 0;                   ///< aerodynamic coefficient q, N*s/m^3 (aerodynamics.hpp);
+                                     ///< wind acts only through it, so wind needs drag > 0
+};
+
+/// Throws InputError naming the field for NaN or absurd values.
+void validate_external_forces(const ExternalForces& ext);
+
+/// Everything but the material: f = m g - m c v (seed 002 sec. 6) + per-triangle drag/wind
+/// (Provot, B&W 4.4) at time t, s. Overwrites f, N. XPBD integrates these explicitly and the
+/// material as constraints.
+void compute_external_forces(const ClothModel& model, const ClothState& state,
+                             const ExternalForces& ext, double t, std::vector<Vec3>& f);
+
+/// f = springs + m g - m c v (seed 002 sections 4 and 6) + per-triangle drag/wind (Provot,
+/// B&W 4.4) at time t, s. Overwrites f, N.
+void compute_forces(const ClothModel& model, const ClothState& state, const ExternalForces& ext,
+                    double t, std::vector<Vec3>& f);
+
+struct Energies {
+  double kinetic = 0;        ///< sum 1/2 m |v|^2, J
+  double gravitational = 0;  ///< sum -m g . x, J (zero at the origin)
+  double elastic = 0;        ///< material (spring or Baraff-Witkin) energy, J
+  double total() const { return kinetic + gravitational + elastic; }
+};
+
+Energies compute_energies(const ClothModel& model, const ClothState& state, const Vec3& gravity);
+
+/// Largest (|x_i - x_j| - rest) / rest over the mesh's triangle edges (dimensionless strain), at
+/// least 0; an edge whose strain is NaN (a NaN position) is skipped, an infinite position counts
+/// as infinite strain. On up to `threads` threads (the same result for any count).
+double max_edge_strain(const ClothModel& model, const ClothState& state, int threads = 1);
+/// Per vertex, the largest strain of the edges through it, at least 0 (the strain heat map).
+std::vector<double> vertex_edge_strain(const ClothModel& model, const ClothState& state);
+
+}  // namespace cloth

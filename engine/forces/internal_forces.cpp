@@ -1,0 +1,145 @@
+#include "forces/internal_forces.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+
+#include "core/parallel.hpp"
+
+namespace cloth {
+
+namespace {
+
+// Calls visit(eval, vertices) for every element given as an ElementEval kernel: Baraff-Witkin
+// stretch and shear per triangle (N = 9) and bend per interior edge (N = 12); seed 004's edges
+// (N = 6) and triangles (N = 9); Feynman's springs (N = 6) and angular bends (N = 9); Breen links
+// (N = 6), thread bends and trellis corners (N = 9). Only the arrays of the model's type are
+// non-empty.
+template <typename Visit>
+void for_each_element(const ClothModel& model, const ClothState& state, Visit&& visit) {
+  const SpringMaterial& m = model.material;
+  for (const StretchShearTriangle& t : model.bw_triangles) {
+    visit(eval_stretch(t, state.x, state.v, m.stretch, m.rest_stretch_u, m.rest_stretch_v, m.damping), t.v);
+    visit(eval_shear(t, state.x, state.v, m.shear, m.damping), t.v);
+  }
+  for (const BendEdge& e : model.bw_bends) {
+    visit(eval_bend(e, state.x, state.v, m.bending, m.bending_damping), e.v);
+  }
+  for (const EdgeLengthElement& e : model.edge_area.edges) {
+    visit(eval_edge_length(e, state.x, state.v, m.stretch, m.damping), e.v);
+  }
+  for (const TriangleAreaElement& t : model.edge_area.triangles) {
+    visit(eval_triangle_area(t, state.x, state.v, m.area_stiffness, m.damping), t.v);
+  }
+  for (const FeynmanSpring& s : model.feynman.springs) {
+    visit(eval_feynman_spring(s, state.x, state.v, model.feynman_spring_k, m.diagonal_ratio, m.buckling,
+                              m.damping), s.v);
+  }
+  for (const FeynmanBend& b : model.feynman.bends) {
+    visit(eval_feynman_bend(b, state.x, state.v, m.bending, m.bending_damping), b.v);
+  }
+  const BreenCurves& breen = model.breen_curves;
+  for (const BreenLink& l : model.breen.links) {
+    visit(eval_breen_stretch(l, state.x, state.v, breen.well_scale, m.damping), l.v);
+  }
+  for (const BreenBend& b : model.breen.bends) {
+    visit(eval_breen_bend(b, state.x, state.v, b.thread == 0 ? breen.warp : breen.weft), b.v);
+  }
+  for (const BreenTrellis& t : model.breen.trellis) {
+    visit(eval_breen_trellis(t, state.x, state.v, breen.shear, m.damping), t.v);
+  }
+}
+
+template <int N, size_t V>
+void scatter_force(const ElementEval<N>& e, const std::array<int, V>& v, std::vector<Vec3>& f) {
+  for (size_t a = 0; a < V; ++a) f[v[a]] += e.force.template segment<3>(3 * a);
+}
+
+template <int N, size_t V>
+void scatter_jacobians(const ElementEval<N>& e, const std::array<int, V>& v, bool definite,
+                       JacobianTarget& jac) {
+  const Eigen::Matrix<double, N, N> k = definite ? Eigen::Matrix<double, N, N>(-project_psd<N>(-e.dfdx)) : e.dfdx;
+  for (size_t a = 0; a < V; ++a) {
+    for (size_t b = 0; b < V; ++b) {
+      jac.add(v[a], v[b], k.template block<3, 3>(3 * a, 3 * b), e.dfdv.template block<3, 3>(3 * a, 3 * b));
+    }
+  }
+}
+
+}  // namespace
+
+void add_internal_forces(const ClothModel& model, const ClothState& state, std::vector<Vec3>& f) {
+  for (const Spring& s : model.springs) {
+    const Vec3 fi = spring_force_on_i(s, state.x[s.i], state.x[s.j], state.v[s.i], state.v[s.j]);
+    f[s.i] += fi;
+    f[s.j] -= fi;
+  }
+  for_each_element(model, state, [&](const auto& eval, const auto& v) { scatter_force(eval, v, f); });
+}
+
+double internal_energy(const ClothModel& model, const ClothState& state) {
+  double e = 0;
+  for (const Spring& s : model.springs) e += spring_energy(s, state.x[s.i], state.x[s.j]);
+  for_each_element(model, state, [&](const auto& eval, const auto&) { e += eval.energy; });
+  return e;
+}
+
+SpringSlots::SpringSlots(const ClothModel& model, const BlockSparseMatrix& pattern) {
+  const auto slot = [&](int i, int j) {
+    const int s = pattern.slot(i, j);
+    assert(s >= 0 && "spring block not in the sparsity pattern");
+    return s;
+  };
+  slots.reserve(model.springs.size());
+  for (const Spring& s : model.springs) slots.push_back({slot(s.i, s.i), slot(s.i, s.j), slot(s.j, s.i), slot(s.j, s.j)});
+  tiles = SpringTiles(model.springs, model.vertex_count(), kTileVertices);
+}
+
+void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
+                            JacobianTarget& jac, const SpringSlots* springs, int threads,
+                            std::vector<Vec3>* f) {
+  const auto evaluate = [&](int k) {
+    const Spring& s = model.springs[size_t(k)];
+    return evaluate_spring(s, state.x[s.i], state.x[s.j], state.v[s.i], state.v[s.j], definite);
+  };
+  const auto add_spring = [&](int k, const std::array<int, 4>& slot, const SpringState& spring) {
+    const Spring& s = model.springs[size_t(k)];
+    jac.add_spring(slot, s.i, s.j, spring);
+    if (f) {  // a tile's springs share no vertex with another's of the same phase (SpringTiles)
+      (*f)[size_t(s.i)] += spring.force_on_i;
+      (*f)[size_t(s.j)] -= spring.force_on_i;
+    }
+  };
+  if (springs) {
+    assert(springs->slots.size() == model.springs.size() && "spring slots of another model");
+    // A tile's springs in batches: first the batch's states, then their blocks. A state is a
+    // chain of a square root and a division that the blocks wait on; evaluated back to back,
+    // the batch's chains overlap (bench/README.md, session 24). Same additions, same order.
+    constexpr int kBatch = 8;
+    const std::vector<int>& order = springs->tiles.order;
+    springs->tiles.for_each_tile(threads, [&](int begin, int end) {
+      std::array<SpringState, kBatch> batch;
+      for (int first = begin; first < end; first += kBatch) {
+        const int count = std::min(kBatch, end - first);
+        for (int b = 0; b < count; ++b) batch[size_t(b)] = evaluate(order[size_t(first + b)]);
+        for (int b = 0; b < count; ++b) {
+          const int k = order[size_t(first + b)];
+          add_spring(k, springs->slots[size_t(k)], batch[size_t(b)]);
+        }
+      }
+    });
+  } else {
+    const BlockSparseMatrix& p = jac.pattern();
+    for (size_t k = 0; k < model.springs.size(); ++k) {
+      const Spring& s = model.springs[k];
+      add_spring(static_cast<int>(k), {p.slot(s.i, s.i), p.slot(s.i, s.j), p.slot(s.j, s.i), p.slot(s.j, s.j)},
+                 evaluate(static_cast<int>(k)));
+    }
+  }
+  for_each_element(model, state, [&](const auto& eval, const auto& v) {
+    if (f) scatter_force(eval, v, *f);
+    scatter_jacobians(eval, v, definite, jac);
+  });
+}
+
+}  // namespace cloth

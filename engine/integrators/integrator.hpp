@@ -1,0 +1,37 @@
+#pragma once
+// The one interface every time integrator implements (issue 4 adds explicit, implicit, XPBD).
+#include <memory>
+#include <string>
+
+#include "model/model.hpp"
+#include "model/state.hpp"
+#include "integrators/step_context.hpp"
+#include "integrators/step_timings.hpp"
+
+namespace cloth {
+
+struct StepReport {
+  int substeps = 0;          ///< substeps actually taken
+  int contacts = 0;          ///< vertex-collider contacts resolved in the last substep
+  int self_contacts = 0;     ///< cloth-cloth close pairs found in the last substep
+  int solver_iterations = 0; ///< CG iterations summed over substeps (implicit only)
+  double solver_residual = 0;///< relative residual of the last solve (implicit only)
+  StepTimings timings;       ///< wall time split over assembly / solve / collision
+};
+
+class Integrator {
+ public:
+  virtual ~Integrator() = default;
+  virtual const char* name() const = 0;
+  /// Advances `state` by ctx.dt. Pinned vertices end exactly at their pin positions.
+  virtual StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) = 0;
+};
+
+/// Names accepted by make_integrator, for messages.
+inline constexpr const char* kIntegratorNames =
+    "verlet, explicit-euler, symplectic-euler, rk4, implicit, xpbd";
+
+/// Creates an integrator by name; throws InputError for names that are unknown or not built yet.
+std::unique_ptr<Integrator> make_integrator(const std::string& name);
+
+}  // namespace cloth

@@ -1,0 +1,25 @@
+#include <memory>
+#include <string>
+
+#include "core/error.hpp"
+#include "integrators/explicit_integrators.hpp"
+#include "integrators/implicit_euler.hpp"
+#include "integrators/xpbd_integrator.hpp"
+
+namespace cloth {
+
+std::unique_ptr<Integrator> make_integrator(const std::string& name) {
+  using Method = ExplicitIntegrator::Method;
+  if (name == "verlet") return std::make_unique<ExplicitIntegrator>(Method::Verlet);
+  if (name == "explicit-euler") return std::make_unique<ExplicitIntegrator>(Method::ForwardEuler);
+  if (name == "symplectic-euler") return std::make_unique<ExplicitIntegrator>(Method::SymplecticEuler);
+  if (name == "rk4") return std::make_unique<ExplicitIntegrator>(Method::Rk4);
+  if (name == "implicit") return std::make_unique<ImplicitEulerIntegrator>();
+  if (name == "xpbd") return std::make_unique<XpbdIntegrator>();
+  if (name == "static") {
+    throw InputError("integrator '" + name + "' is not supported yet (available: " + kIntegratorNames + ")");
+  }
+  throw InputError("unknown integrator '" + name + "' (available: " + kIntegratorNames + ")");
+}
+
+}  // namespace cloth

@@ -1,0 +1,655 @@
+// Scene files (docs/scene-format.md). Parsing goes through `Fields`, which records every key it
+// reads so that the keys nobody read can be reported: a typo must not pass silently.
+#include "io/scene.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "model/material_presets.hpp"
+#include "collision/mesh_collider.hpp"
+#include "core/parallel.hpp"
+
+namespace cloth {
+
+using nlohmann::json;
+
+namespace {
+
+std::string fmt(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// Typed, range-checked access to one JSON object; errors and warnings name the dotted key.
+class Fields {
+ public:
+  Fields(const json& obj, std::string path, std::vector<std::string>& warnings)
+      : obj_(obj), path_(std::move(path)), warnings_(warnings) {
+    if (!obj_.is_object()) throw InputError(where() + " must be an object");
+  }
+  Fields(const Fields&) = delete;
+  Fields& operator=(const Fields&) = delete;
+  // Reports keys that were never read.
+  ~Fields() {
+    for (const auto& [key, value] : obj_.items()) {
+      if (!used_.count(key)) warnings_.push_back(one_line("unknown key '" + join(key) + "' (ignored)"));
+    }
+  }
+
+  bool has(const std::string& key) {
+    used_.insert(key);
+    return obj_.contains(key);
+  }
+  const json& at(const std::string& key) {
+    used_.insert(key);
+    return obj_.at(key);
+  }
+  std::string join(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  double number(const std::string& key, double fallback, double lo, double hi, const char* unit) {
+    if (!has(key)) return fallback;
+    const json& v = obj_.at(key);
+    if (!v.is_number()) throw InputError(join(key) + " must be a number (" + unit + ")");
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || d < lo || d > hi) {
+      throw InputError(join(key) + " must be in [" + fmt(lo) + ", " + fmt(hi) + "] " + unit +
+                       ", got " + fmt(d));
+    }
+    return d;
+  }
+  int integer(const std::string& key, int fallback, int lo, int hi) {
+    if (!has(key)) return fallback;
+    const json& v = obj_.at(key);
+    if (!v.is_number_integer()) throw InputError(join(key) + " must be an integer");
+    const auto i = v.get<long long>();
+    if (i < lo || i > hi) {
+      throw InputError(join(key) + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                       "], got " + std::to_string(i));
+    }
+    return static_cast<int>(i);
+  }
+  bool boolean(const std::string& key, bool fallback) {
+    if (!has(key)) return fallback;
+    const json& v = obj_.at(key);
+    if (!v.is_boolean()) throw InputError(join(key) + " must be true or false");
+    return v.get<bool>();
+  }
+  std::string string(const std::string& key, const std::string& fallback) {
+    if (!has(key)) return fallback;
+    const json& v = obj_.at(key);
+    if (!v.is_string()) throw InputError(join(key) + " must be a string");
+    return v.get<std::string>();
+  }
+  template <int N>
+  Eigen::Matrix<double, N, 1> vector(const std::string& key, const Eigen::Matrix<double, N, 1>& fallback,
+                                     double limit, const char* unit) {
+    if (!has(key)) return fallback;
+    const json& v = obj_.at(key);
+    if (!v.is_array() || v.size() != N) {
+      throw InputError(join(key) + " must be an array of " + std::to_string(N) + " numbers (" + unit + ")");
+    }
+    Eigen::Matrix<double, N, 1> out;
+    for (int k = 0; k < N; ++k) {
+      if (!v[k].is_number() || !std::isfinite(v[k].get<double>()) || std::abs(v[k].get<double>()) > limit) {
+        throw InputError(join(key) + " must hold finite numbers of magnitude at most " + fmt(limit) + " " + unit);
+      }
+      out[k] = v[k].get<double>();
+    }
+    return out;
+  }
+
+ private:
+  std::string where() const { return path_.empty() ? "the scene" : path_; }
+  const json& obj_;
+  std::string path_;
+  std::vector<std::string>& warnings_;
+  std::set<std::string> used_;
+};
+
+constexpr double kMaxCoordinate = 1e4;  // m: scenes are room-sized
+
+RestMesh parse_mesh(const json& node, const std::string& source_dir, std::vector<std::string>& warnings) {
+  Fields f(node, "cloth.mesh", warnings);
+  const bool grid = f.has("grid"), obj = f.has("obj");
+  if (grid == obj) throw InputError("cloth.mesh needs exactly one of 'grid' or 'obj'");
+  if (obj) {
+    const json& path_node = f.at("obj");
+    if (!path_node.is_string()) throw InputError("cloth.mesh.obj must be a file path string");
+    std::filesystem::path path(path_node.get<std::string>());
+    if (path.is_relative()) path = std::filesystem::path(source_dir) / path;
+    return load_obj(path.string());
+  }
+  Fields g(f.at("grid"), "cloth.mesh.grid", warnings);
+  GridSpec spec;
+  const Vec2 size = g.vector<2>("size", Vec2(1, 1), 100.0, "m");
+  spec.width = size.x();
+  spec.height = size.y();
+  if (!(spec.width > 0 && spec.height > 0)) throw InputError("cloth.mesh.grid.size must be two positive lengths in m");
+  if (g.has("resolution")) {
+    const json& r = g.at("resolution");
+    if (!r.is_array() || r.size() != 2 || !r[0].is_number_integer() || !r[1].is_number_integer()) {
+      throw InputError("cloth.mesh.grid.resolution must be two integers (vertex counts)");
+    }
+    // Range-checked before narrowing: get<int>() would wrap 4294967298 round to 2.
+    const auto nx = r[0].get<long long>(), ny = r[1].get<long long>();
+    if (nx < 2 || ny < 2 || nx > 1024 || ny > 1024) {
+      throw InputError("cloth.mesh.grid.resolution must be between 2 and 1024 per side");
+    }
+    spec.nx = static_cast<int>(nx);
+    spec.ny = static_cast<int>(ny);
+  }
+  const std::string plane = g.string("plane", "xz");
+  if (plane == "xz") spec.plane = GridPlane::XZ;
+  else if (plane == "xy") spec.plane = GridPlane::XY;
+  else throw InputError("cloth.mesh.grid.plane must be \"xz\" (horizontal) or \"xy\" (vertical), got \"" + plane + "\"");
+  spec.center = g.vector<3>("center", Vec3(0, 1, 0), kMaxCoordinate, "m");
+  return make_grid(spec);
+}
+
+// A preset names a fabric of material_presets(), or for the Breen model one of its Kawabata-fitted
+// fabrics (breen_preset).
+DensityPattern parse_density_pattern(const json& node, std::vector<std::string>& warnings) {
+  Fields f(node, "cloth.material.density_pattern", warnings);
+  DensityPattern p;
+  const std::string type = f.string("type", "stripes");
+  if (type == "stripes") {
+    p.kind = DensityPattern::Kind::Stripes;
+  } else if (type == "checker") {
+    p.kind = DensityPattern::Kind::Checker;
+  } else {
+    throw InputError("cloth.material.density_pattern.type must be stripes or checker, got '" + type + "'");
+  }
+  const std::string axis = f.string("axis", "u");
+  if (axis != "u" && axis != "v") throw InputError("cloth.material.density_pattern.axis must be u or v");
+  p.axis = axis == "u" ? 0 : 1;
+  p.period = f.number("period", p.period, 1e-4, 100, "m");
+  p.width = f.number("width", std::min(p.width, p.period), 0, p.period, "m");
+  p.factor = f.number("factor", p.factor, 0.01, 100, "");
+  return p;
+}
+
+SpringMaterial parse_material(const json& node, ModelType model, std::vector<std::string>& warnings) {
+  Fields f(node, "cloth.material", warnings);
+  SpringMaterial m;
+  if (f.has("preset")) {
+    const std::string name = f.string("preset", "");
+    m = model == ModelType::Breen ? breen_fabric_material(name) : material_preset(name);
+  }
+  m.density = f.number("density", m.density, 1e-4, 100, "kg/m^2");
+  m.stretch = f.number("stretch", m.stretch, 0, 1e8, "N/m");
+  m.shear = f.number("shear", m.shear, 0, 1e8, "N/m");
+  m.bending = f.number("bending", m.bending, 0, 10, "N*m");
+  m.damping = f.number("damping", m.damping, 0, 1e4, "N*s/m");
+  m.velocity_damping = f.number("velocity_damping", m.velocity_damping, 0, 1e3, "1/s");
+  m.bending_damping = f.number("bending_damping", m.bending_damping, 0, 10, "N*m*s");
+  m.area_stiffness = f.number("area_stiffness", m.area_stiffness, 0, 1e8, "N/m");
+  m.diagonal_ratio = f.number("diagonal_ratio", m.diagonal_ratio, 0, 10, "");
+  m.buckling = f.number("buckling", m.buckling, 0, 1, "m^2");
+  const Vec2 b = f.vector<2>("rest_stretch", Vec2(m.rest_stretch_u, m.rest_stretch_v), 10, "");
+  const Vec2 k = f.vector<2>("bend_anisotropy", Vec2(m.bend_k_u, m.bend_k_v), 1e3, "");
+  if (b.minCoeff() < 0.1) throw InputError("cloth.material.rest_stretch must be two factors in [0.1, 10]");
+  if (k.minCoeff() < 0) throw InputError("cloth.material.bend_anisotropy must be two factors >= 0");
+  m.rest_stretch_u = b.x();
+  m.rest_stretch_v = b.y();
+  m.bend_k_u = k.x();
+  m.bend_k_v = k.y();
+  if (f.has("density_pattern")) m.density_pattern = parse_density_pattern(f.at("density_pattern"), warnings);
+  return m;
+}
+
+/// Reads one of corner / column / row / vertex (exactly one) into `out`.
+void parse_selector(Fields& f, const std::string& key, VertexSelector& out) {
+  int kinds = 0;
+  if (f.has("corner")) {
+    ++kinds;
+    out.kind = VertexSelector::Kind::Corner;
+    out.corner = f.string("corner", "");
+    if (out.corner != "min-min" && out.corner != "max-min" && out.corner != "min-max" && out.corner != "max-max") {
+      throw InputError(key + ".corner must be min-min, max-min, min-max or max-max, got \"" + out.corner + "\"");
+    }
+  }
+  if (f.has("column")) { ++kinds; out.kind = VertexSelector::Kind::Column; out.index = f.integer("column", 0, 0, 1 << 20); }
+  if (f.has("row")) { ++kinds; out.kind = VertexSelector::Kind::Row; out.index = f.integer("row", 0, 0, 1 << 20); }
+  if (f.has("vertex")) { ++kinds; out.kind = VertexSelector::Kind::Vertex; out.index = f.integer("vertex", 0, 0, 1 << 30); }
+  if (kinds != 1) throw InputError(key + " needs exactly one of corner, column, row, vertex");
+}
+
+Vec3 unit_vector(Fields& f, const std::string& key, const Vec3& fallback) {
+  const Vec3 d = f.vector<3>(key, fallback, 1e6, "");
+  if (d.norm() < 1e-9) throw InputError(f.join(key) + " must not be zero");
+  return d.normalized();
+}
+
+MotionPath parse_motion(const json& node, const std::string& key, std::vector<std::string>& warnings) {
+  Fields f(node, key, warnings);
+  MotionPath m;
+  m.kind = motion_kind_from_name(f.string("type", "fixed"));
+  m.velocity = f.vector<3>("velocity", m.velocity, 1e3, "m/s");
+  m.amplitude = f.number("amplitude", m.amplitude, 0, 1e3, "m");
+  m.period = f.number("period", m.period, 1e-3, 1e6, "s");
+  m.axis_u = unit_vector(f, "axis_u", m.axis_u);
+  // The path's plane: axis_v made perpendicular to axis_u (Gram-Schmidt), so that a circle stays
+  // a circle whatever two directions were given.
+  const bool v_given = f.has("axis_v");
+  Vec3 v = unit_vector(f, "axis_v", m.axis_v);
+  if (!v_given && std::abs(v.dot(m.axis_u)) > 0.9) v = Vec3::UnitZ();  // the default, turned away
+  const Vec3 v_perp = v - v.dot(m.axis_u) * m.axis_u;
+  if (v_perp.norm() < 1e-6) throw InputError(key + ": axis_u and axis_v must not be parallel");
+  m.axis_v = v_perp.normalized();
+  m.seed = static_cast<std::uint32_t>(f.integer("seed", int(m.seed), 0, 1 << 30));
+  return m;
+}
+
+std::vector<PinSpec> parse_pins(const json& node, std::vector<std::string>& warnings) {
+  if (!node.is_array()) throw InputError("cloth.pins must be an array");
+  std::vector<PinSpec> pins;
+  for (size_t k = 0; k < node.size(); ++k) {
+    const std::string key = "cloth.pins." + std::to_string(k);
+    Fields f(node[k], key, warnings);
+    PinSpec pin;
+    parse_selector(f, key, pin);
+    if (f.has("motion")) pin.motion = parse_motion(f.at("motion"), key + ".motion", warnings);
+    pin.collider = f.integer("collider", -1, -1, 1 << 20);
+    if (pin.collider >= 0 && pin.motion.moves()) throw InputError(key + ": give a motion or a collider, not both");
+    pins.push_back(pin);
+  }
+  return pins;
+}
+
+std::vector<SlideSpec> parse_slides(const json& node, std::vector<std::string>& warnings) {
+  if (!node.is_array()) throw InputError("cloth.slides must be an array");
+  std::vector<SlideSpec> slides;
+  for (size_t k = 0; k < node.size(); ++k) {
+    const std::string key = "cloth.slides." + std::to_string(k);
+    Fields f(node[k], key, warnings);
+    SlideSpec slide;
+    parse_selector(f, key, slide);
+    const bool line = f.has("line"), plane = f.has("plane");
+    if (line == plane) throw InputError(key + " needs exactly one of line, plane");
+    slide.kind = line ? SlideConstraint::Kind::Line : SlideConstraint::Kind::Plane;
+    const std::string sub = line ? "line" : "plane";
+    Fields g(f.at(sub), key + "." + sub, warnings);
+    if (g.has("point")) slide.point = g.vector<3>("point", Vec3::Zero(), kMaxCoordinate, "m");
+    slide.direction = unit_vector(g, line ? "direction" : "normal", Vec3::UnitX());
+    slides.push_back(slide);
+  }
+  return slides;
+}
+
+/// Rotation from "rotation_deg": [rx, ry, rz], turned about x, then y, then z (world axes).
+Eigen::Matrix3d parse_rotation(Fields& f) {
+  const Vec3 deg = f.vector<3>("rotation_deg", Vec3::Zero(), 360, "deg");
+  const Vec3 rad = deg * (3.14159265358979323846 / 180.0);
+  return (Eigen::AngleAxisd(rad.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(rad.y(), Vec3::UnitY()) *
+          Eigen::AngleAxisd(rad.x(), Vec3::UnitX()))
+      .toRotationMatrix();
+}
+
+Collider parse_collider(const json& node, const std::string& key, const std::string& source_dir,
+                        std::vector<std::string>& warnings) {
+  Fields f(node, key, warnings);
+  const std::string type = f.string("type", "");
+  Collider c;
+  if (type == "sphere") {
+    SphereShape s;
+    s.center = f.vector<3>("center", s.center, kMaxCoordinate, "m");
+    s.radius = f.number("radius", s.radius, 1e-4, 1e3, "m");
+    c.shape = s;
+  } else if (type == "plane") {
+    PlaneShape p;
+    p.point = f.vector<3>("point", p.point, kMaxCoordinate, "m");
+    p.normal = unit_vector(f, "normal", p.normal);
+    c.shape = p;
+  } else if (type == "capsule" || type == "cylinder") {
+    const Vec3 a = f.vector<3>("a", Vec3(-0.5, 0, 0), kMaxCoordinate, "m");
+    const Vec3 b = f.vector<3>("b", Vec3(0.5, 0, 0), kMaxCoordinate, "m");
+    const double radius = f.number("radius", 0.1, 1e-4, 1e3, "m");
+    if (type == "cylinder") {
+      if ((b - a).norm() < 1e-6) throw InputError(key + ": a cylinder's ends a and b must differ");
+      c.shape = CylinderShape{a, b, radius};
+    } else {
+      c.shape = CapsuleShape{a, b, radius};
+    }
+  } else if (type == "box") {
+    BoxShape s;
+    s.center = f.vector<3>("center", s.center, kMaxCoordinate, "m");
+    s.half_extents = f.vector<3>("half_extents", s.half_extents, 1e3, "m");
+    if (s.half_extents.minCoeff() < 1e-4) throw InputError(key + ".half_extents must all be at least 1e-4 m");
+    s.rotation = parse_rotation(f);
+    c.shape = s;
+  } else if (type == "ellipsoid") {
+    EllipsoidShape s;
+    s.center = f.vector<3>("center", s.center, kMaxCoordinate, "m");
+    s.radii = f.vector<3>("radii", s.radii, 1e3, "m");
+    if (s.radii.minCoeff() < 1e-4) throw InputError(key + ".radii must all be at least 1e-4 m");
+    s.rotation = parse_rotation(f);
+    c.shape = s;
+  } else if (type == "mesh") {
+    const std::string file = f.string("path", "");
+    if (file.empty()) throw InputError(key + ".path (an OBJ file) is required for a mesh collider");
+    const std::filesystem::path full = std::filesystem::path(file).is_absolute()
+                                           ? std::filesystem::path(file)
+                                           : std::filesystem::path(source_dir) / file;
+    MeshShape s;
+    s.mesh = std::make_shared<const TriangleMeshSdf>(load_collider_mesh(full.string()));
+    s.offset = f.vector<3>("offset", s.offset, kMaxCoordinate, "m");
+    c.shape = s;
+  } else {
+    throw InputError(key + ".type must be plane, sphere, capsule, cylinder, box, ellipsoid or mesh, got \"" + type + "\"");
+  }
+  c.friction = f.number("friction", c.friction, 0, 10, "");
+  if (f.has("kinetic_friction")) c.kinetic_friction = f.number("kinetic_friction", 0, 0, 10, "");
+  c.thickness = f.number("thickness", c.thickness, 0, 1, "m");
+  if (f.has("motion")) c.motion = parse_motion(f.at("motion"), key + ".motion", warnings);
+  return c;
+}
+
+// The modified PCG's preconditioner (B&W section 5.3) by its scene name.
+}  // namespace
+
+const char* preconditioner_name(Preconditioner p) {
+  switch (p) {
+    case Preconditioner::diagonal: return "diagonal";
+    case Preconditioner::block_jacobi: return "block-jacobi";
+    case Preconditioner::incomplete_cholesky: return "incomplete-cholesky";
+    case Preconditioner::two_level: return "two-level";
+  }
+  return "incomplete-cholesky";
+}
+
+namespace {
+
+Preconditioner preconditioner_from_name(const std::string& name) {
+  if (name == "diagonal") return Preconditioner::diagonal;
+  if (name == "block-jacobi") return Preconditioner::block_jacobi;
+  if (name == "incomplete-cholesky") return Preconditioner::incomplete_cholesky;
+  if (name == "two-level") return Preconditioner::two_level;
+  throw InputError("solver.preconditioner must be diagonal, block-jacobi, incomplete-cholesky or two-level, got \"" +
+                   name + "\"");
+}
+
+WindField parse_wind(const json& node, std::vector<std::string>& warnings) {
+  Fields f(node, "forces.wind", warnings);
+  WindField w;
+  w.type = wind_type_from_name(f.string("type", "constant"));
+  w.speed = f.number("speed", w.speed, -200, 200, "m/s");
+  const Vec3 d = f.vector<3>("direction", w.direction, 1e6, "");
+  if (d.norm() < 1e-9) throw InputError("forces.wind.direction must not be zero");
+  // A unit vector is kept as written: normalising it again can change its last bit, and a saved
+  // scene (scene_writer.hpp) must load to the very same run.
+  w.direction = std::abs(d.norm() - 1.0) <= 1e-15 ? d : d.normalized();
+  w.frequency = f.number("frequency", w.frequency, -1e3, 1e3, "rad/s");
+  w.wavenumber = f.number("wavenumber", w.wavenumber, -1e3, 1e3, "rad/m");
+  w.gust = f.number("gust", w.gust, 0, 1, "");
+  return w;
+}
+
+}  // namespace
+
+Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<std::string>& warnings) {
+  Fields top(doc, "", warnings);
+  Scene scene;
+  scene.source_dir = source_dir;
+  scene.name = top.string("name", scene.name);
+
+  if (!top.has("cloth")) throw InputError("the scene needs a 'cloth' object");
+  {
+    Fields c(top.at("cloth"), "cloth", warnings);
+    if (!c.has("mesh")) throw InputError("cloth.mesh is required (a grid or an obj path)");
+    scene.mesh = parse_mesh(c.at("mesh"), source_dir, warnings);
+    const std::string model = c.string("model", "springs");
+    scene.model = model_type_from_name(model);
+    if (c.has("material")) scene.material = parse_material(c.at("material"), scene.model, warnings);
+    if (c.has("pins")) scene.pins = parse_pins(c.at("pins"), warnings);
+    if (c.has("slides")) scene.slides = parse_slides(c.at("slides"), warnings);
+    if (c.has("self_collision")) {
+      Fields sc(c.at("self_collision"), "cloth.self_collision", warnings);
+      SelfCollisionSettings& s = scene.self_collision;
+      s.enabled = sc.boolean("enabled", true);
+      s.thickness = sc.number("thickness", s.thickness, 1e-5, 0.1, "m");
+      s.friction = sc.number("friction", s.friction, 0, 10, "");
+      s.passes = sc.integer("passes", s.passes, 1, 100);
+    }
+    if (c.has("tearing")) {
+      Fields tf(c.at("tearing"), "cloth.tearing", warnings);
+      scene.tearing.enabled = tf.boolean("enabled", true);
+      scene.tearing.threshold = tf.number("threshold", scene.tearing.threshold, 1e-3, 10, "");
+      scene.tearing.max_breaks_per_frame =
+          tf.integer("max_breaks_per_frame", scene.tearing.max_breaks_per_frame, 1, 100000);
+    }
+  }
+  if (top.has("colliders")) {
+    const json& list = top.at("colliders");
+    if (!list.is_array()) throw InputError("colliders must be an array");
+    for (size_t k = 0; k < list.size(); ++k) {
+      scene.colliders.push_back(
+          parse_collider(list[k], "colliders." + std::to_string(k), source_dir, warnings));
+    }
+  }
+  for (size_t k = 0; k < scene.pins.size(); ++k) {
+    if (scene.pins[k].collider >= int(scene.colliders.size())) {
+      throw InputError("cloth.pins." + std::to_string(k) + ".collider: there is no collider " +
+                       std::to_string(scene.pins[k].collider));
+    }
+  }
+  if (top.has("forces")) {
+    Fields f(top.at("forces"), "forces", warnings);
+    scene.forces.gravity = f.vector<3>("gravity", scene.forces.gravity, 1000, "m/s^2");
+    scene.forces.drag = f.number("drag", scene.forces.drag, 0, 1e4, "N*s/m^3");
+    if (f.has("wind")) scene.forces.wind = parse_wind(f.at("wind"), warnings);
+  }
+  // Threads are the machine's, not the scene's: all of them unless the file asks for fewer (the
+  // results are the same bits for every count, parallel.hpp).
+  scene.solver.threads = std::min(available_threads(), kMaxThreads);
+  if (top.has("solver")) {
+    Fields f(top.at("solver"), "solver", warnings);
+    if (const int threads = f.integer("threads", 0, 0, kMaxThreads); threads > 0) scene.solver.threads = threads;
+    scene.solver.integrator = f.string("integrator", scene.solver.integrator);
+    scene.solver.dt = f.number("dt", scene.solver.dt, 1e-7, 1.0, "s");
+    scene.solver.substeps = f.integer("substeps", scene.solver.substeps, 1, 10000);
+    scene.solver.tolerance = f.number("tolerance", scene.solver.tolerance, 1e-14, 0.5, "");
+    scene.solver.max_iterations = f.integer("max_iterations", scene.solver.max_iterations, 1, 100000);
+    scene.solver.strain_limit = f.number("strain_limit", scene.solver.strain_limit, -1, 10, "");
+    scene.solver.direct_solve = f.boolean("direct_solve", scene.solver.direct_solve);
+    if (f.has("preconditioner")) {
+      scene.solver.preconditioner = preconditioner_from_name(f.string("preconditioner", ""));
+    }
+    scene.solver.newton_iterations =
+        f.integer("newton_iterations", scene.solver.newton_iterations, 1, 20);
+    scene.solver.xpbd_iterations = f.integer("xpbd_iterations", scene.solver.xpbd_iterations, 1, 1000);
+    scene.solver.adaptive = f.boolean("adaptive", scene.solver.adaptive);
+    scene.solver.max_stretch_change =
+        f.number("max_stretch_change", scene.solver.max_stretch_change, 1e-6, 10, "");
+    make_integrator(scene.solver.integrator);  // rejects unknown / not yet built names now
+  }
+  if (top.has("camera")) {
+    Fields f(top.at("camera"), "camera", warnings);
+    scene.camera.target = f.vector<3>("target", scene.camera.target, kMaxCoordinate, "m");
+    scene.camera.distance = f.number("distance", scene.camera.distance, 0.01, 1e4, "m");
+    scene.camera.yaw_deg = f.number("yaw_deg", scene.camera.yaw_deg, -360, 360, "deg");
+    scene.camera.pitch_deg = f.number("pitch_deg", scene.camera.pitch_deg, -89, 89, "deg");
+  }
+  if (top.has("compare")) scene.compare = parse_compare(top.at("compare"));
+  return scene;
+}
+
+void apply_override(json& doc, const std::string& assignment) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw InputError("--set expects key=value with a dotted key, got \"" + assignment + "\"");
+  }
+  const std::string path = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) value = text;  // not JSON: take it as a plain string
+
+  json* node = &doc;
+  std::stringstream parts(path);
+  std::string part;
+  std::vector<std::string> keys;
+  while (std::getline(parts, part, '.')) {
+    if (part.empty()) throw InputError("--set " + path + ": empty key segment");
+    keys.push_back(part);
+  }
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const bool last = k + 1 == keys.size();
+    if (node->is_array()) {
+      size_t index = 0;
+      const char* end = keys[k].data() + keys[k].size();
+      const auto [stop, err] = std::from_chars(keys[k].data(), end, index);
+      if (err != std::errc() || stop != end || index >= node->size()) {
+        throw InputError("--set " + path + ": '" + keys[k] + "' is not an index of the array");
+      }
+      json& child = (*node)[index];
+      if (last) child = value;
+      node = &child;
+    } else {
+      if (node->is_null()) *node = json::object();
+      if (!node->is_object()) {
+        throw InputError("--set " + path + ": " + (k == 0 ? "the scene" : "'" + keys[k - 1] + "'") +
+                         " is not an object");
+      }
+      json& child = (*node)[keys[k]];
+      if (last) child = value;
+      node = &child;
+    }
+  }
+}
+
+Collider parse_collider_entry(const json& entry, const std::string& key, const std::string& source_dir) {
+  std::vector<std::string> warnings;
+  Collider c = parse_collider(entry, key, source_dir, warnings);
+  if (!warnings.empty()) throw InputError(warnings.front());
+  return c;
+}
+
+json load_scene_document(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot open scene file " + path);
+  json doc;
+  try {
+    doc = json::parse(in);
+  } catch (const json::exception& e) {
+    // parse_error, or out_of_range for a number that overflows a double (1e400).
+    // nlohmann's message names the byte offset; keep it on one line.
+    std::string why = e.what();
+    throw InputError("scene " + path + " is not valid JSON: " + why);
+  }
+  for (const std::string& o : overrides) apply_override(doc, o);
+  return doc;
+}
+
+std::string scene_source_dir(const std::string& path) {
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  return dir.empty() ? "." : dir;
+}
+
+Scene load_scene(const std::string& path, const std::vector<std::string>& overrides,
+                 std::vector<std::string>& warnings) {
+  return parse_scene(load_scene_document(path, overrides), scene_source_dir(path), warnings);
+}
+
+std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<std::string>& overrides,
+                                    const std::vector<ComparePane>& panes,
+                                    std::vector<std::string>& warnings) {
+  std::vector<Scene> scenes;
+  for (const ComparePane& pane : panes) {
+    std::vector<std::string> all = overrides;
+    all.insert(all.end(), pane.overrides.begin(), pane.overrides.end());
+    std::vector<std::string> pane_warnings;
+    try {
+      scenes.push_back(load_scene(path, all, pane_warnings));
+    } catch (const InputError& e) {
+      throw InputError("compare pane '" + pane.label + "': " + e.what());
+    }
+    for (const std::string& w : pane_warnings) {
+      if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+    }
+    scenes.back().name += " [" + pane.label + "]";
+  }
+  return scenes;
+}
+
+std::vector<int> select_vertices(const RestMesh& mesh, const VertexSelector& pin) {
+  if (pin.kind == VertexSelector::Kind::Vertex) {
+    if (pin.index >= mesh.vertex_count()) {
+      throw InputError("pin vertex " + std::to_string(pin.index) + " does not exist (mesh has " +
+                       std::to_string(mesh.vertex_count()) + " vertices)");
+    }
+    return {pin.index};
+  }
+  if (!mesh.is_grid()) throw InputError("pins by corner, column or row need a grid mesh; use vertex pins for OBJ meshes");
+  const int nx = mesh.grid_nx, ny = mesh.grid_ny;
+  std::vector<int> vertices;
+  switch (pin.kind) {
+    case VertexSelector::Kind::Corner: {
+      const int i = pin.corner.rfind("max", 0) == 0 ? nx - 1 : 0;
+      const int j = pin.corner.compare(pin.corner.size() - 3, 3, "max") == 0 ? ny - 1 : 0;
+      vertices.push_back(mesh.grid_index(i, j));
+      break;
+    }
+    case VertexSelector::Kind::Column:
+      if (pin.index >= nx) throw InputError("pin column " + std::to_string(pin.index) + " does not exist (grid has " + std::to_string(nx) + " columns)");
+      for (int j = 0; j < ny; ++j) vertices.push_back(mesh.grid_index(pin.index, j));
+      break;
+    case VertexSelector::Kind::Row:
+      if (pin.index >= ny) throw InputError("pin row " + std::to_string(pin.index) + " does not exist (grid has " + std::to_string(ny) + " rows)");
+      for (int i = 0; i < nx; ++i) vertices.push_back(mesh.grid_index(i, pin.index));
+      break;
+    case VertexSelector::Kind::Vertex: break;
+  }
+  return vertices;
+}
+
+std::vector<int> resolve_pins(const Scene& scene) {
+  std::set<int> vertices;
+  for (const PinSpec& pin : scene.pins) {
+    const std::vector<int> chosen = select_vertices(scene.mesh, pin);
+    const bool moves = pin.collider >= 0 ? scene.colliders[size_t(pin.collider)].motion.moves() : pin.motion.moves();
+    if (!moves) vertices.insert(chosen.begin(), chosen.end());  // on a fixed solid: a plain pin
+  }
+  return {vertices.begin(), vertices.end()};
+}
+
+namespace {
+
+std::vector<MovingPin> resolve_moving_pins(const Scene& scene) {
+  std::vector<MovingPin> pins;
+  for (const PinSpec& pin : scene.pins) {
+    const MotionPath& path = pin.collider >= 0 ? scene.colliders[size_t(pin.collider)].motion : pin.motion;
+    if (!path.moves()) continue;
+    for (int v : select_vertices(scene.mesh, pin)) pins.push_back({v, scene.mesh.positions[size_t(v)], path});
+  }
+  return pins;
+}
+
+std::vector<SlideConstraint> resolve_slides(const Scene& scene) {
+  std::vector<SlideConstraint> slides;
+  for (const SlideSpec& spec : scene.slides) {
+    for (int v : select_vertices(scene.mesh, spec)) {
+      slides.push_back({v, spec.kind, spec.point.value_or(scene.mesh.positions[size_t(v)]), spec.direction});
+    }
+  }
+  return slides;
+}
+
+}  // namespace
+
+std::unique_ptr<Simulation> make_simulation(const Scene& scene) {
+  auto sim = std::make_unique<Simulation>(build_model(scene.mesh, scene.material, scene.model), scene.colliders,
+                                          resolve_pins(scene), scene.solver, scene.forces.gravity);
+  sim->set_external_forces(scene.forces);
+  sim->set_kinematic_constraints(resolve_moving_pins(scene), resolve_slides(scene));
+  sim->set_self_collision(scene.self_collision);
+  sim->set_tearing(scene.tearing);
+  return sim;
+}
+
+}  // namespace cloth

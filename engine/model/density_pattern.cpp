@@ -1,0 +1,23 @@
+#include "model/density_pattern.hpp"
+
+#include <cmath>
+
+namespace cloth {
+
+double density_factor(const DensityPattern& p, const Vec2& uv) {
+  switch (p.kind) {
+    case DensityPattern::Kind::None:
+      return 1.0;
+    case DensityPattern::Kind::Stripes: {
+      const double s = uv[p.axis] - p.period * std::floor(uv[p.axis] / p.period);
+      return s < p.width ? p.factor : 1.0;
+    }
+    case DensityPattern::Kind::Checker: {
+      const double cells = std::floor(uv.x() / p.period) + std::floor(uv.y() / p.period);
+      return std::fmod(std::abs(cells), 2.0) == 0.0 ? p.factor : 1.0;
+    }
+  }
+  return 1.0;
+}
+
+}  // namespace cloth

@@ -1,0 +1,165 @@
+#include "model/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "model/density_pattern.hpp"
+#include "core/error.hpp"
+
+namespace cloth {
+
+namespace {
+
+void check(double value, const char* name, double lo, double hi, const char* unit) {
+  if (!std::isfinite(value) || value < lo || value > hi) {
+    throw InputError(std::string("material.") + name + " must be in [" + std::to_string(lo) +
+                     ", " + std::to_string(hi) + "] " + unit + ", got " + std::to_string(value));
+  }
+}
+
+// Lumped masses: each triangle gives a third of its rest area x density to each corner, so the
+// total is exactly density x area. The area is the 3D rest area (mesh positions), which is the
+// physical area whatever scale the OBJ texture coordinates use. A density pattern is sampled at
+// the triangle's centroid in (u, v): a seam is resolved to the triangles, as on the cloth itself.
+std::vector<double> lumped_masses(const RestMesh& mesh, const SpringMaterial& material) {
+  std::vector<double> mass(mesh.positions.size(), 0.0);
+  for (const auto& tri : mesh.triangles) {
+    const Vec3 e1 = mesh.positions[tri[1]] - mesh.positions[tri[0]];
+    const Vec3 e2 = mesh.positions[tri[2]] - mesh.positions[tri[0]];
+    const Vec2 centroid = (mesh.uv[tri[0]] + mesh.uv[tri[1]] + mesh.uv[tri[2]]) / 3.0;
+    const double density = material.density * density_factor(material.density_pattern, centroid);
+    const double third = density * 0.5 * e1.cross(e2).norm() / 3.0;
+    for (int k : tri) mass[k] += third;
+  }
+  return mass;
+}
+
+std::vector<Edge> unique_edges(const RestMesh& mesh) {
+  std::set<std::pair<int, int>> seen;
+  std::vector<Edge> edges;
+  for (const auto& t : mesh.triangles) {
+    for (int k = 0; k < 3; ++k) {
+      const int a = std::min(t[k], t[(k + 1) % 3]), b = std::max(t[k], t[(k + 1) % 3]);
+      if (seen.insert({a, b}).second) edges.push_back({a, b, (mesh.positions[a] - mesh.positions[b]).norm()});
+    }
+  }
+  return edges;
+}
+
+}  // namespace
+
+namespace {
+struct NamedModel {
+  ModelType type;
+  const char* name;
+};
+constexpr NamedModel kModelNames[] = {
+    {ModelType::Springs, "springs"},
+    {ModelType::BaraffWitkin, "baraff-witkin"},
+    {ModelType::EdgeArea, "edge-area"},
+    {ModelType::Feynman, "feynman"},
+    {ModelType::Breen, "breen"},
+};
+}  // namespace
+
+ModelType model_type_from_name(const std::string& name) {
+  std::string valid;
+  for (const NamedModel& m : kModelNames) {
+    if (name == m.name) return m.type;
+    valid += valid.empty() ? m.name : std::string(", ") + m.name;
+  }
+  throw InputError("cloth.model must be one of " + valid + ", got \"" + name + "\"");
+}
+
+const char* model_type_name(ModelType type) {
+  for (const NamedModel& m : kModelNames) {
+    if (m.type == type) return m.name;
+  }
+  return "?";
+}
+
+std::vector<ModelType> model_types() {
+  std::vector<ModelType> types;
+  for (const NamedModel& m : kModelNames) types.push_back(m.type);
+  return types;
+}
+
+BreenCurves breen_curves_for(const SpringMaterial& material) {
+  BreenCurves c;
+  c.name = "material";
+  c.well_scale = material.stretch;
+  c.warp.b1 = material.bending * material.bend_k_u;
+  c.weft.b1 = material.bending * material.bend_k_v;
+  c.shear.g1 = material.shear;
+  return c;
+}
+
+void validate_material(const SpringMaterial& m) {
+  // Ranges: generous physical bounds; outside them the input is a typo, not a fabric.
+  check(m.density, "density", 1e-4, 100.0, "kg/m^2");
+  check(m.stretch, "stretch", 0.0, 1e8, "N/m");
+  check(m.shear, "shear", 0.0, 1e8, "N/m");
+  check(m.bending, "bending", 0.0, 10.0, "N*m");
+  check(m.damping, "damping", 0.0, 1e4, "N*s/m");
+  check(m.velocity_damping, "velocity_damping", 0.0, 1e3, "1/s");
+  check(m.rest_stretch_u, "rest_stretch_u", 0.1, 10.0, "");
+  check(m.rest_stretch_v, "rest_stretch_v", 0.1, 10.0, "");
+  check(m.bend_k_u, "bend_k_u", 0.0, 1e3, "");
+  check(m.bend_k_v, "bend_k_v", 0.0, 1e3, "");
+  check(m.bending_damping, "bending_damping", 0.0, 10.0, "N*m*s");
+  check(m.area_stiffness, "area_stiffness", 0.0, 1e8, "N/m");
+  check(m.diagonal_ratio, "diagonal_ratio", 0.0, 10.0, "");
+  check(m.buckling, "buckling", 0.0, 1.0, "m^2");
+  const DensityPattern& p = m.density_pattern;
+  check(p.period, "density_pattern.period", 1e-4, 100.0, "m");
+  check(p.width, "density_pattern.width", 0.0, p.period, "m");
+  check(p.factor, "density_pattern.factor", 0.01, 100.0, "");
+  if (p.axis != 0 && p.axis != 1) throw InputError("material.density_pattern.axis must be u or v");
+}
+
+double ClothModel::total_mass() const {
+  double sum = 0;
+  for (double m : mass) sum += m;
+  return sum;
+}
+
+ClothModel build_model(RestMesh mesh, const SpringMaterial& material, ModelType type) {
+  validate_mesh(mesh, "cloth mesh");
+  validate_material(material);
+  ClothModel model;
+  model.mesh = std::move(mesh);
+  model.type = type;
+  model.edges = unique_edges(model.mesh);
+  switch (type) {
+    case ModelType::Springs: model.springs = build_springs(model.mesh); break;
+    case ModelType::BaraffWitkin: model.bw_triangles = build_stretch_shear(model.mesh); break;
+    case ModelType::EdgeArea: model.edge_area = build_edge_area_elements(model.mesh); break;
+    case ModelType::Feynman: model.feynman = build_feynman_elements(model.mesh); break;
+    case ModelType::Breen: model.breen = build_breen_elements(model.mesh); break;
+  }
+  set_material(model, material);
+  for (size_t i = 0; i < model.mass.size(); ++i) {
+    if (model.mass[i] <= 0) {
+      throw InputError("cloth mesh: vertex " + std::to_string(i) + " belongs to no triangle");
+    }
+  }
+  return model;
+}
+
+void set_material(ClothModel& model, const SpringMaterial& material) {
+  validate_material(material);
+  model.material = material;
+  model.mass = lumped_masses(model.mesh, material);
+  apply_spring_material(model.springs, material);
+  // The sec. 4.3 anisotropic weights live in the bend elements: rebuild them (cheap).
+  if (model.type == ModelType::BaraffWitkin || model.type == ModelType::EdgeArea) {
+    model.bw_bends = build_bend_edges(model.mesh, material.bend_k_u, material.bend_k_v);
+  }
+  // Sec. 5.4: the spring constant whose lattice has the material's modulus along the threads.
+  model.feynman_spring_k = material.stretch / feynman_moduli(1.0, material.diagonal_ratio).axial_young;
+  model.breen_curves = breen_curves_for(material);
+}
+
+}  // namespace cloth

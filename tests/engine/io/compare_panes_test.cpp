@@ -1,0 +1,101 @@
+// Side-by-side panes: the scene's "compare" list and the --compare sweep become per-pane
+// overrides, each pane's scene carries them, and every malformed form is a one-line InputError.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "io/compare_panes.hpp"
+#include "core/error.hpp"
+#include "io/scene.hpp"
+
+namespace cloth {
+namespace {
+
+using nlohmann::json;
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ComparePanes, SceneListBecomesLabelledOverrides) {
+  const auto panes = parse_compare(json::parse(R"([
+    {"label": "explicit", "set": {"solver.integrator": "symplectic-euler", "solver.substeps": 8}},
+    {"set": {"cloth.material.stretch": 5000}}])"));
+  ASSERT_EQ(panes.size(), 2u);
+  EXPECT_EQ(panes[0].label, "explicit");
+  ASSERT_EQ(panes[0].overrides.size(), 2u);
+  // JSON values keep their type through the --set syntax: strings quoted, numbers bare.
+  EXPECT_EQ(panes[0].overrides[0], "solver.integrator=\"symplectic-euler\"");
+  EXPECT_EQ(panes[0].overrides[1], "solver.substeps=8");
+  EXPECT_EQ(panes[1].label, "cloth.material.stretch=5000") << "no label: named by its overrides";
+}
+
+TEST(ComparePanes, SweepSplitsValuesOutsideBrackets) {
+  const auto panes = compare_sweep("forces.gravity=[0,-9.81,0],[0,-1.62,0],[0,0,0]");
+  ASSERT_EQ(panes.size(), 3u);
+  EXPECT_EQ(panes[1].overrides, std::vector<std::string>{"forces.gravity=[0,-1.62,0]"});
+  EXPECT_EQ(panes[2].label, "forces.gravity=[0,0,0]");
+}
+
+TEST(ComparePanes, MalformedFormsAreOneLineErrors) {
+  const std::vector<std::string> bad_lists = {
+      R"({"label": "x"})",                           // not an array
+      R"([{"label": "only one"}])",                  // fewer than two panes
+      R"([{}, {}, {}, {}, {}])",                     // more than four
+      R"([1, 2])",                                   // panes must be objects
+      R"([{"lable": "typo"}, {}])",                  // unknown pane key
+      R"([{"set": [1]}, {}])",                       // set must be an object
+      R"([{"label": 3}, {}])"};                      // label must be a string
+  for (const std::string& text : bad_lists) {
+    const std::string why = error_of([&] { parse_compare(json::parse(text)); });
+    EXPECT_NE(why, "") << text;
+    EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+  }
+  for (const std::string spec : {"solver.integrator", "=a,b", "solver.dt=", "solver.dt=0.01",
+                                 "solver.dt=1,2,3,4,5", "solver.dt=0.01,,0.02"}) {
+    EXPECT_NE(error_of([&] { compare_sweep(spec); }), "") << spec;
+  }
+}
+
+std::string write_scene(const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/compare_scene.json";
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(ComparePanes, EachPaneSceneCarriesItsOverridesAfterTheCommonOnes) {
+  const std::string path = write_scene(R"({
+    "name": "sweep",
+    "cloth": {"mesh": {"grid": {"size": [1, 1], "resolution": [4, 4]}}},
+    "solver": {"dt": 0.01},
+    "compare": [{"label": "soft", "set": {"cloth.material.stretch": 100}},
+                {"label": "stiff", "set": {"cloth.material.stretch": 10000}}]})");
+  std::vector<std::string> warnings;
+  const Scene scene = load_scene(path, {"solver.dt=0.02"}, warnings);
+  ASSERT_EQ(scene.compare.size(), 2u);
+  const std::vector<Scene> panes = load_pane_scenes(path, {"solver.dt=0.02"}, scene.compare, warnings);
+  ASSERT_EQ(panes.size(), 2u);
+  EXPECT_DOUBLE_EQ(panes[0].material.stretch, 100);
+  EXPECT_DOUBLE_EQ(panes[1].material.stretch, 10000);
+  for (const Scene& p : panes) EXPECT_DOUBLE_EQ(p.solver.dt, 0.02) << "the common --set applies to all";
+  EXPECT_EQ(panes[1].name, "sweep [stiff]");
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(ComparePanes, ABadPaneOverrideNamesThePane) {
+  const std::string path = write_scene(R"({"cloth": {"mesh": {"grid": {"size": [1, 1], "resolution": [4, 4]}}}})");
+  std::vector<std::string> warnings;
+  const std::string why = error_of([&] {
+    load_pane_scenes(path, {}, compare_sweep("solver.integrator=implicit,warp-drive"), warnings);
+  });
+  EXPECT_NE(why.find("compare pane 'solver.integrator=warp-drive'"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace cloth
