@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# App frame time (issue 7): the real interactive clothsim under a private Xvfb (Mesa llvmpipe,
+# App frame time: the real interactive clothsim under a private Xvfb (Mesa llvmpipe,
 # software GL) on the default scene at 32², 64² and 100² vertices, split into simulation and
 # drawing (scene + panel + buffer swap) per displayed frame, read from the app's --stats
 # (app.frame_timing: medians over the frames after a 30-frame warm-up).
-#   bench/app_frame_bench.sh [OUT.csv]   (default bench/baselines/app-frame-cpp-2core.csv)
+#   bench/app_frame_bench.sh [OUT.csv]   (default out/app-frame.csv)
 # Displayed frames per size: 300, 200, 90 (the default scene's Verlet at 100 substeps takes about a
 # second per displayed frame at 100²).
 # Needs Xvfb (scripts/install-deps.sh). Not a test: nothing here asserts a time.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-out="${1:-bench/baselines/app-frame-cpp-2core.csv}"
+out="${1:-out/app-frame.csv}"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" --target clothsim >/dev/null
 tmp=$(mktemp -d)

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "cloth/mesh.hpp"
-#include "cloth/model.hpp"
-#include "cloth/static_drape.hpp"
+#include "mesh/mesh.hpp"
+#include "model/model.hpp"
+#include "drape/static_drape.hpp"
 
 using namespace cloth;
 

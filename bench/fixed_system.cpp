@@ -3,10 +3,10 @@
 #include <map>
 #include <memory>
 
-#include "cloth/collider.hpp"
-#include "cloth/force_jacobians.hpp"
-#include "cloth/jacobian_target.hpp"
-#include "cloth/pcg_workspace.hpp"
+#include "collision/collider.hpp"
+#include "forces/force_jacobians.hpp"
+#include "forces/jacobian_target.hpp"
+#include "linalg/pcg_workspace.hpp"
 #include "hanging_cloth.hpp"
 
 namespace bench {

@@ -14,9 +14,9 @@
 
 #include <vector>
 
-#include "cloth/block_sparse.hpp"
-#include "cloth/constrained_solve.hpp"
-#include "cloth/vec.hpp"
+#include "linalg/block_sparse.hpp"
+#include "linalg/constrained_solve.hpp"
+#include "core/vec.hpp"
 
 namespace bench {
 

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "bench_common.hpp"
-#include "cloth/forces.hpp"
-#include "cloth/mesh.hpp"
+#include "forces/forces.hpp"
+#include "mesh/mesh.hpp"
 
 namespace bench {
 

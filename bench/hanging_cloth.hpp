@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "cloth/simulation.hpp"
+#include "simulation/simulation.hpp"
 
 namespace bench {
 

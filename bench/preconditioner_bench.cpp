@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "cloth/constrained_solve.hpp"
-#include "cloth/pcg_workspace.hpp"
+#include "linalg/constrained_solve.hpp"
+#include "linalg/pcg_workspace.hpp"
 #include "fixed_system.hpp"
 
 namespace {

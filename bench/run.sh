@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the benchmarks and writes a CSV baseline named after this machine:
-#   bench/run.sh [OUT.csv [BENCHMARK_ARGS...]]   (default bench/baselines/cpp-2core.csv)
+#   bench/run.sh [OUT.csv [BENCHMARK_ARGS...]]   (default out/bench.csv; copy it to bench/baselines/ to make it the cited table)
 # e.g. bench/run.sh out.csv --benchmark_filter='implicit|bullet'
 # Build directory: $CLOTHSIM_BENCH_BUILD (default build), jobs: $CLOTHSIM_BENCH_JOBS (default nproc).
 # Each row is one benchmark; real_time is ms per simulated frame (1/60 s). The Bullet peer's rows
@@ -11,7 +11,7 @@ cd "$root"
 build="${CLOTHSIM_BENCH_BUILD:-build}"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLOTHSIM_BUILD_BENCH=ON >/dev/null
 cmake --build "$build" -j"${CLOTHSIM_BENCH_JOBS:-$(nproc)}" --target clothsim_bench
-out="${1:-bench/baselines/cpp-2core.csv}"
+out="${1:-out/bench.csv}"
 shift || true
 mkdir -p "$(dirname "$out")"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"

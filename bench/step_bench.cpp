@@ -27,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-#include "cloth/simulation.hpp"
+#include "simulation/simulation.hpp"
 #include "bench_common.hpp"
 #include "hanging_cloth.hpp"
 
