@@ -1,6 +1,6 @@
 #pragma once
 // The "springs" teaching overlay: the cloth model's elements as coloured lines, so a class sees
-// the structure seed 002 section 3 describes. GL-free.
+// the structure Yu's report (section 3) describes. GL-free.
 #include <vector>
 
 #include "arrows.hpp"

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "gl_context.hpp"
 #include "headless.hpp"
+#include "io/parameter_reference.hpp"
 #include "options.hpp"
 #include "pane.hpp"
 #include "paths.hpp"
@@ -35,6 +36,10 @@ int run(int argc, char** argv) {
   app::ParseResult parsed = app::parse_command_line(argc, argv);
   if (parsed.exit_code) return *parsed.exit_code;
   app::Options& options = parsed.options;
+  if (options.parameter_reference) {
+    std::cout << cloth::parameter_reference_markdown();
+    return 0;
+  }
 
   // Output paths are checked before anything runs: a typo must not cost a long run.
   app::check_output_path("--export-obj", options.export_obj);

@@ -26,12 +26,12 @@ std::optional<WindowSize> parse_window_size(const std::string& text) {
 }
 
 std::string case_scene_path(const std::string& test_case) {
-  // Seed 004 asks for a way to set up the initial state by case number (1, 2 or 3).
+  // The implicit cloth project's test cases set up the initial state by case number (1, 2 or 3).
   const char* file = test_case == "1"   ? "case1_patch.json"
                      : test_case == "2" ? "case2_flag.json"
                      : test_case == "3" ? "waving_handkerchief.json"
                                         : nullptr;
-  if (file == nullptr) throw cloth::InputError("--case must be 1, 2 or 3 (seed 004's test cases), got '" + test_case + "'");
+  if (file == nullptr) throw cloth::InputError("--case must be 1, 2 or 3 (the implicit cloth project's test cases), got '" + test_case + "'");
   return (std::filesystem::path(default_scene_path()).parent_path() / file).string();
 }
 
@@ -48,7 +48,8 @@ ParseResult parse_command_line(int argc, char** argv) {
   std::string view_list;
   cli.add_option("--scene", o.scene_path, "Scene JSON file")->capture_default_str();
   cli.add_option("--case", test_case,
-                 "Seed 004's test case: 1 (horizontal patch, two adjacent corners pinned), "
+                 "The implicit cloth project's test case: "
+                 "1 (horizontal patch, two adjacent corners pinned), "
                  "2 (vertical flag in wind), 3 (waving handkerchief); instead of --scene");
   cli.add_flag("--headless", o.headless,
                "Run without a window (automatic when DISPLAY is not set)");
@@ -58,7 +59,7 @@ ParseResult parse_command_line(int argc, char** argv) {
   cli.add_option("--export-obj", o.export_obj, "Write the final cloth positions as OBJ");
   cli.add_option("--drape", o.drape,
                  "Headless: find the static drape (Feynman 1986) before the frames: newton, "
-                 "multigrid-v, multigrid-w, relax-red-black, relax-sequential, relax-jacobi, or geometric (Weil's catenaries, seed 003)");
+                 "multigrid-v, multigrid-w, relax-red-black, relax-sequential, relax-jacobi, or geometric (Weil's catenaries)");
   cli.add_option("--drape-tolerance", o.drape_tolerance,
                  "Static drape stop rule: largest residual force on a free vertex, N")
       ->check(CLI::PositiveNumber)
@@ -84,6 +85,9 @@ ParseResult parse_command_line(int argc, char** argv) {
   cli.add_option("--view", view_list,
                  "Render modes and overlays, comma-separated: wireframe, heat-map, velocity, force, "
                  "wind, contacts, springs, checker, fabric, no-pins, no-ground, no-shadow");
+  cli.add_flag("--parameter-reference", o.parameter_reference,
+               "Print the scene parameters' reference table (Markdown, as in docs/scene-format.md) "
+               "and exit");
   cli.add_option("--shader-dir", o.shader_dir, "Directory of the GLSL shaders")
       ->capture_default_str();
 

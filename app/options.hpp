@@ -17,6 +17,7 @@ struct WindowSize {
 struct Options {
   std::string scene_path;              ///< --scene (default: the bundled default scene)
   bool headless = false;               ///< --headless, or forced when there is no display
+  bool parameter_reference = false;    ///< --parameter-reference: print the table and exit
   int frames = 180;                    ///< --frames: headless frames to simulate
   std::string export_obj;              ///< --export-obj PATH ("" = none)
   std::string drape;                   ///< --drape METHOD: static drape before the frames ("" = none)
@@ -35,8 +36,8 @@ struct Options {
 /// Parses "WxH" (e.g. "1024x768"); nullopt if malformed or outside 16..16384 px.
 std::optional<WindowSize> parse_window_size(const std::string& text);
 
-/// The scene file of seed 004's test case "1", "2" or "3" (--case); throws cloth::InputError
-/// (one line) for anything else.
+/// The scene file of the implicit cloth project's test case "1", "2" or "3" (--case); throws
+/// cloth::InputError (one line) for anything else.
 std::string case_scene_path(const std::string& test_case);
 
 /// Result of parsing argv: either options to run with, or an exit code to return right away

@@ -1,5 +1,5 @@
 #pragma once
-// What the interactive app keeps between runs (issue 7: "camera and panel layout persist"):
+// What the interactive app keeps between runs (the camera and the panel layout persist):
 // settings.json with the view options, the plots toggle and the camera of each scene file last
 // shown, next to ImGui's imgui.ini (the panel's place and size), both in config_dir(). Headless
 // runs neither read nor write them, so videos and screenshots depend on the command line only.

@@ -6,10 +6,10 @@ namespace app {
 
 void StepHistory::add(const cloth::FrameReport& report, const cloth::Energies& energies) {
   const float sample[kSeriesCount] = {
-      static_cast<float>(report.timings.assembly_ms),
-      static_cast<float>(report.timings.solve_ms),
-      static_cast<float>(report.timings.collision_ms),
-      static_cast<float>(report.solver_iterations),
+      static_cast<float>(report.integration.timings.assembly_ms),
+      static_cast<float>(report.integration.timings.solve_ms),
+      static_cast<float>(report.integration.timings.collision_ms),
+      static_cast<float>(report.integration.solver_iterations),
       static_cast<float>(energies.kinetic),
       static_cast<float>(energies.total()),
       static_cast<float>(report.smallest_step),

@@ -3,7 +3,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -13,14 +12,17 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "elements/breen_energy.hpp"
 #include "forces/forces.hpp"
 #include "integrators/integrator.hpp"
+#include "model/material_parameters.hpp"
 #include "model/material_presets.hpp"
 #include "model/model.hpp"
 #include "core/parallel.hpp"
 #include "io/scene.hpp"
 #include "forces/wind.hpp"
 #include "heat_map.hpp"
+#include "parameter_widgets.hpp"
 #include "paths.hpp"
 
 namespace app {
@@ -39,25 +41,20 @@ bool slider_double(const char* label, double* v, double lo, double hi, const cha
                              log_scale ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
 }
 
-void error_line(const std::string& error) {
-  if (!error.empty()) ImGui::TextColored(kErrorColor, "%s", error.c_str());
+/// Runs a live change of the simulation; `error` keeps the one-line reason it was refused (the
+/// engine then kept its previous settings), or is cleared.
+template <class Change>
+void apply_live(std::string& error, Change&& change) {
+  try {
+    change();
+    error.clear();
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
 }
 
-/// Integrator names from the engine's list ("verlet" today; "a, b, c" as more arrive).
-std::vector<std::string> integrator_names() {
-  std::vector<std::string> names;
-  std::string current;
-  for (const char* p = cloth::kIntegratorNames;; ++p) {
-    const char c = *p;
-    if (c != '\0' && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_')) {
-      current += c;
-    } else {
-      if (!current.empty()) names.push_back(current);
-      current.clear();
-      if (c == '\0') break;
-    }
-  }
-  return names;
+void error_line(const std::string& error) {
+  if (!error.empty()) ImGui::TextColored(kErrorColor, "%s", error.c_str());
 }
 
 }  // namespace
@@ -167,166 +164,67 @@ void Ui::simulation_section(cloth::Simulation& sim, UiState& state, UiActions& a
   tip("Slow motion: simulated seconds per real second (each step is still dt; fewer are taken)");
 
   cloth::SolverSettings solver = sim.solver();
-  bool changed = false;
-  const std::vector<std::string> names = integrator_names();
-  if (ImGui::BeginCombo("integrator", solver.integrator.c_str())) {
-    for (const std::string& name : names) {
-      const bool selected = name == solver.integrator;
-      if (ImGui::Selectable(name.c_str(), selected) && !selected) {
-        solver.integrator = name;
-        changed = true;
-      }
-    }
-    ImGui::EndCombo();
-  }
-  tip("Time integration scheme");
-  changed |= slider_double("dt", &solver.dt, 1e-4, 0.05, "%.5f s", true);
-  tip("Fixed simulation step, s (the display rate does not change it)");
-  changed |=
-      ImGui::SliderInt("substeps", &solver.substeps, 1, 2000, "%d", ImGuiSliderFlags_Logarithmic);
-  tip("Substeps per step (dimensionless): each integrates dt / substeps");
-  if (solver.integrator == "verlet") {
-    bool limit = solver.strain_limit >= 0;
-    if (ImGui::Checkbox("strain limit", &limit)) {
-      solver.strain_limit = limit ? 0.1 : -1.0;
-      changed = true;
-    }
-    tip("Provot's strain limiting: edges may stretch at most this fraction (dimensionless)");
-    if (limit) {
-      changed |= slider_double("max elongation", &solver.strain_limit, 0.0, 0.5, "%.3f", false);
-      tip("Largest allowed edge elongation (dimensionless, 0.1 = 10%; 0 = held at rest length)");
-    }
-  }
-  changed |= ImGui::Checkbox("adaptive step", &solver.adaptive);
-  tip("Baraff-Witkin sec. 7: discard a step that changes any triangle's stretch too much, halve it, "
-      "grow back after two good steps; dt is then the largest step");
+  ParameterWidgets widgets(sim.model().type, solver.integrator);
+  cloth::visit_solver(widgets, solver);
+  const bool changed = widgets.changed();
   if (solver.adaptive) {
-    changed |= slider_double("max stretch change", &solver.max_stretch_change, 1e-3, 1.0, "%.3f", true);
-    tip("Largest change of a triangle's stretch |w_u|, |w_v| accepted in one step (dimensionless)");
     ImGui::Text("step now %.3g s (dt/%.0f)", sim.current_step(), sim.solver().dt / sim.current_step());
     tip("The step the adaptive controller will try next, s");
   }
-  if (solver.integrator == "xpbd") {
-    changed |= ImGui::SliderInt("passes", &solver.xpbd_iterations, 1, 50, "%d", ImGuiSliderFlags_Logarithmic);
-    tip("Gauss-Seidel constraint passes per substep (dimensionless); 1 with many substeps is "
-        "Macklin's small steps, more passes remove the softness of few substeps");
-  }
-  if (solver.integrator == "implicit") {
-    changed |= slider_double("CG tolerance", &solver.tolerance, 1e-10, 1e-2, "%.1e", true);
-    tip("Relative residual at which the modified PCG stops (dimensionless)");
-    changed |= ImGui::SliderInt("CG max iterations", &solver.max_iterations, 1, 5000, "%d",
-                                ImGuiSliderFlags_Logarithmic);
-    tip("Cap on conjugate-gradient iterations per step (dimensionless)");
-    changed |= ImGui::SliderInt("Newton iterations", &solver.newton_iterations, 1, 10);
-    tip("Newton iterations per step (dimensionless): 1 is B&W's linearised step, more solve "
-        "backward Euler fully");
-    changed |= ImGui::Checkbox("direct solve (LDLT)", &solver.direct_solve);
-    tip("Reference sparse direct solve instead of PCG: slower, for comparison");
-    if (ImGui::BeginCombo("preconditioner", cloth::preconditioner_name(solver.preconditioner))) {
-      for (cloth::Preconditioner p : {cloth::Preconditioner::diagonal, cloth::Preconditioner::block_jacobi,
-                                      cloth::Preconditioner::incomplete_cholesky, cloth::Preconditioner::two_level}) {
-        if (ImGui::Selectable(cloth::preconditioner_name(p), p == solver.preconditioner)) {
-          solver.preconditioner = p;
-          changed = true;
-        }
-      }
-      ImGui::EndCombo();
-    }
-    tip("Of the modified PCG: diagonal (B&W's), block-Jacobi, incomplete Cholesky (the default), or "
-        "two-level (incomplete Cholesky plus a coarse solve: fewer iterations on fine grids)");
-    changed |= ImGui::SliderInt("threads", &solver.threads, 1, std::max(solver.threads, cloth::available_threads()));
-    tip("Threads of the implicit solve; every count gives the same result, bit for bit");
-  }
   if (changed) {
-    try {
-      sim.set_solver(solver);
-      solver_error_.clear();
-    } catch (const std::exception& e) {
-      solver_error_ = e.what();
-    }
+    apply_live(solver_error_, [&] { sim.set_solver(solver); });
   }
   error_line(solver_error_);
 }
 
 void Ui::material_section(cloth::Simulation& sim) {
-  if (ImGui::BeginCombo("model", cloth::model_type_name(sim.model().type))) {
-    for (cloth::ModelType type : cloth::model_types()) {
-      const bool selected = type == sim.model().type;
-      if (ImGui::Selectable(cloth::model_type_name(type), selected) && !selected) {
-        try {
-          sim.set_model_type(type);  // rebuilds the elements on the same mesh, keeps the motion
-          material_error_.clear();
-        } catch (const std::exception& e) {
-          material_error_ = e.what();
-        }
-      }
-    }
-    ImGui::EndCombo();
+  cloth::ModelType type = sim.model().type;
+  if (enum_combo("model", type)) {
+    // Rebuilds the elements on the same mesh and keeps the motion.
+    apply_live(material_error_, [&] { sim.set_model_type(type); });
   }
-  tip("Material model: Hooke springs (seed 002), Baraff-Witkin (seed 001), edge-area (seed 004), "
-      "Feynman (seed 000), Breen (seed 003); rebuilt live on the same mesh");
+  tip("Material model: Hooke springs (Yu), Baraff-Witkin (1998), "
+      "edge-area (implicit cloth project), Feynman (1986), "
+      "Breen (via Karthikeyan & Ranganathan); rebuilt live on the same mesh");
   cloth::SpringMaterial m = sim.model().material;
   bool changed = false;
   if (ImGui::BeginCombo("preset", "choose...")) {
-    for (const cloth::MaterialPreset& p : cloth::material_presets()) {
-      if (ImGui::Selectable(p.name)) {
-        // A fabric replaces the material's constants; the velocity damping (a stand-in for air)
-        // and the Baraff-Witkin anisotropy factors are the scene's, not the fabric's.
-        cloth::SpringMaterial fabric = p.material;
-        fabric.velocity_damping = m.velocity_damping;
-        fabric.rest_stretch_u = m.rest_stretch_u;
-        fabric.rest_stretch_v = m.rest_stretch_v;
-        fabric.bend_k_u = m.bend_k_u;
-        fabric.bend_k_v = m.bend_k_v;
-        m = fabric;
-        changed = true;
+    if (type == cloth::ModelType::Breen) {
+      // The Breen model's own fabrics, fitted to Kawabata curves (as "preset" in a scene file).
+      for (const std::string& name : cloth::breen_preset_names()) {
+        if (ImGui::Selectable(name.c_str())) {
+          const double velocity_damping = m.velocity_damping;
+          m = cloth::breen_fabric_material(name);
+          m.velocity_damping = velocity_damping;
+          changed = true;
+        }
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description);
+    } else {
+      for (const cloth::MaterialPreset& p : cloth::material_presets()) {
+        if (ImGui::Selectable(p.name)) {
+          // A fabric replaces the material's constants; the velocity damping (a numerical aid)
+          // and the Baraff-Witkin anisotropy factors are the scene's, not the fabric's.
+          cloth::SpringMaterial fabric = p.material;
+          fabric.velocity_damping = m.velocity_damping;
+          fabric.rest_stretch_u = m.rest_stretch_u;
+          fabric.rest_stretch_v = m.rest_stretch_v;
+          fabric.bend_k_u = m.bend_k_u;
+          fabric.bend_k_v = m.bend_k_v;
+          m = fabric;
+          changed = true;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.description);
+      }
     }
     ImGui::EndCombo();
   }
-  tip("Typical fabric constants (Kawabata KES classes, SI units; docs/physics.md)");
-  changed |= slider_double("density", &m.density, 0.01, 5.0, "%.3g kg/m^2", true);
-  tip("Areal density, kg/m^2 (cotton ~0.15)");
-  changed |= slider_double("stretch", &m.stretch, 1.0, 1e5, "%.4g N/m", true);
-  tip("Membrane stretch modulus Y, N/m (springs: spring constant; Breen: the energy well scale C)");
-  changed |= slider_double("shear", &m.shear, 0.1, 1e5, "%.4g N/m", true);
-  tip("In-plane shear modulus G, N/m (springs: diagonal springs; Breen: trellis stiffness per rad)");
-  changed |= slider_double("bending", &m.bending, 1e-7, 1e-1, "%.3g N*m", true);
-  tip("Bending rigidity B, N*m");
-  changed |= slider_double("spring damping", &m.damping, 0.0, 10.0, "%.4g N*s/m", true);
-  tip("Damping along each spring's axis, N*s/m");
-  changed |= slider_double("velocity damping", &m.velocity_damping, 0.0, 10.0, "%.3g 1/s", true);
-  tip("Drag on every vertex, a = -c v, 1/s");
-  if (sim.model().type == cloth::ModelType::EdgeArea) {
-    changed |= slider_double("area stiffness", &m.area_stiffness, 0.0, 1e5, "%.4g N/m", true);
-    tip("beta of seed 004's triangle-area term, N/m (stretch is its edge term alpha)");
-  }
-  if (sim.model().type == cloth::ModelType::Feynman) {
-    changed |= slider_double("diagonal ratio r", &m.diagonal_ratio, 0.0, 2.0, "%.3f", false);
-    tip("Feynman sec. 5.4: diagonal / axial spring constant (dimensionless; 0.5 is isotropic, nu = 1/3)");
-    changed |= slider_double("buckling b", &m.buckling, 0.0, 1e-3, "%.3g m^2", true);
-    tip("Feynman sec. 5.5: a spring buckles at compressive strain b / l^2 (m^2; 0 = no compressive strength)");
-  }
-  if (sim.model().type == cloth::ModelType::BaraffWitkin) {
-    changed |= slider_double("rest stretch u", &m.rest_stretch_u, 0.5, 1.5, "%.3f", false);
-    tip("b_u of Baraff-Witkin eq. 10: rest stretch along u (dimensionless, 1 = none)");
-    changed |= slider_double("rest stretch v", &m.rest_stretch_v, 0.5, 1.5, "%.3f", false);
-    tip("b_v of Baraff-Witkin eq. 10: rest stretch along v (dimensionless, 1 = none)");
-    changed |= slider_double("bend factor u", &m.bend_k_u, 0.01, 100.0, "%.3g", true);
-    tip("Factor on the bending rigidity for creases along u (dimensionless)");
-    changed |= slider_double("bend factor v", &m.bend_k_v, 0.01, 100.0, "%.3g", true);
-    tip("Factor on the bending rigidity for creases along v (dimensionless)");
-    changed |= slider_double("bend damping", &m.bending_damping, 0.0, 1e-2, "%.3g N*m*s", true);
-    tip("Condition damping of the bend angle, N*m*s");
-  }
+  tip("Typical fabric constants (Kawabata KES classes, SI units; docs/physics.md); for the Breen "
+      "model, its Kawabata-fitted fabrics");
+  ParameterWidgets widgets(sim.model().type, sim.solver().integrator);
+  cloth::visit_material(widgets, m);
+  changed |= widgets.changed();
   if (changed) {
-    try {
-      sim.set_material(m);
-      material_error_.clear();
-    } catch (const std::exception& e) {
-      material_error_ = e.what();  // the engine kept the previous material
-    }
+    apply_live(material_error_, [&] { sim.set_material(m); });
   }
   error_line(material_error_);
 }
@@ -339,12 +237,7 @@ void Ui::collisions_section(cloth::Simulation& sim, UiActions& actions) {
                       c.motion.moves() ? ", moving" : "");
     float mu[2] = {float(c.friction), float(c.mu_kinetic())};
     if (ImGui::SliderFloat2("mu static, kinetic", mu, 0.0f, 1.5f, "%.2f")) {
-      try {
-        sim.set_collider_friction(k, mu[0], mu[1]);
-        solver_error_.clear();
-      } catch (const std::exception& e) {
-        solver_error_ = e.what();
-      }
+      apply_live(solver_error_, [&] { sim.set_collider_friction(k, mu[0], mu[1]); });
     }
     tip("Coulomb friction against this solid (dimensionless): the cloth sticks while the tangential "
         "force is below mu_s times the normal force, and slides with mu_k times it");
@@ -359,57 +252,27 @@ void Ui::collisions_section(cloth::Simulation& sim, UiActions& actions) {
   }
   tip("Add a solid a third of the cloth's size just below it; Shift + drag moves it");
   const cloth::FrameReport& r = sim.last_report();
-  ImGui::Text("solid contacts %d, collision %.2f ms/frame", r.contacts, r.timings.collision_ms);
+  ImGui::Text("solid contacts %d, collision %.2f ms/frame", r.integration.contacts, r.integration.timings.collision_ms);
   tip("Vertices touching a solid in the last substep; wall time of the collision stage");
   cloth::SelfCollisionSettings s = sim.self_collision();
-  bool changed = ImGui::Checkbox("self-collision", &s.enabled);
-  tip("The cloth against itself: vertex-triangle and edge-edge proximity, pushed apart to the "
-      "thickness (proximity-based: give fast motion enough substeps)");
-  float thickness_mm = float(1e3 * s.thickness);
-  if (ImGui::SliderFloat("cloth thickness", &thickness_mm, 0.5f, 20.0f, "%.1f mm")) {
-    s.thickness = 1e-3 * thickness_mm;
-    changed = true;
-  }
-  tip("Distance kept between layers, mm; keep it below the edge length");
-  float mu = float(s.friction);
-  if (ImGui::SliderFloat("cloth friction", &mu, 0.0f, 1.0f, "%.2f")) {
-    s.friction = mu;
-    changed = true;
-  }
-  tip("Coulomb coefficient between cloth layers (dimensionless)");
-  changed |= ImGui::SliderInt("self passes", &s.passes, 1, 16);
-  tip("Detection and response passes per substep");
-  if (s.enabled) ImGui::Text("cloth-cloth pairs %d", r.self_contacts);
+  ParameterWidgets widgets(sim.model().type, sim.solver().integrator);
+  cloth::visit_self_collision(widgets, s);
+  const bool changed = widgets.changed();
+  if (s.enabled) ImGui::Text("cloth-cloth pairs %d", r.integration.self_contacts);
   if (changed) {
-    try {
-      sim.set_self_collision(s);
-      solver_error_.clear();
-    } catch (const std::exception& e) {
-      solver_error_ = e.what();
-    }
+    apply_live(solver_error_, [&] { sim.set_self_collision(s); });
   }
   error_line(solver_error_);
 }
 
 void Ui::tearing_section(cloth::Simulation& sim) {
   cloth::TearSettings t = sim.tearing();
-  bool changed = ImGui::Checkbox("tearing", &t.enabled);
-  tip("Edges break when stretched past the threshold, and the cloth is cut along them "
-      "(springs, baraff-witkin and edge-area models; Reset mends it)");
-  float percent = float(100 * t.threshold);
-  if (ImGui::SliderFloat("tear at stretch", &percent, 1.0f, 200.0f, "%.0f %%")) {
-    t.threshold = percent / 100.0;
-    changed = true;
-  }
-  tip("Elongation at which an edge breaks: 50 % = half again as long as at rest");
+  ParameterWidgets widgets(sim.model().type, sim.solver().integrator);
+  cloth::visit_tearing(widgets, t);
+  const bool changed = widgets.changed();
   ImGui::Text("edges broken %d, pieces %d", sim.torn_edges(), cloth::connected_pieces(sim.model().mesh));
   if (changed) {
-    try {
-      sim.set_tearing(t);
-      tearing_error_.clear();
-    } catch (const std::exception& e) {
-      tearing_error_ = e.what();
-    }
+    apply_live(tearing_error_, [&] { sim.set_tearing(t); });
   }
   error_line(tearing_error_);
 }
@@ -478,72 +341,28 @@ void Ui::drape_section(cloth::Simulation& sim) {
 
 void Ui::forces_section(cloth::Simulation& sim) {
   cloth::ExternalForces f = sim.external_forces();
-  double g[3] = {f.gravity.x(), f.gravity.y(), f.gravity.z()};
-  const double lo = -30.0, hi = 30.0;
-  bool changed = ImGui::SliderScalarN("gravity", ImGuiDataType_Double, g, 3, &lo, &hi, "%.2f");
-  tip("Gravitational acceleration (x, y, z), m/s^2; Earth is (0, -9.81, 0)");
+  ParameterWidgets widgets(sim.model().type, sim.solver().integrator);
+  cloth::visit_forces(widgets, f);
+  bool changed = widgets.changed();
   if (ImGui::Button("Earth")) {
-    g[0] = 0;
-    g[1] = -9.81;
-    g[2] = 0;
+    f.gravity = cloth::Vec3(0, -9.81, 0);
     changed = true;
   }
   tip("Reset gravity to (0, -9.81, 0) m/s^2");
   ImGui::SameLine();
   if (ImGui::Button("Zero-g")) {
-    g[0] = g[1] = g[2] = 0;
+    f.gravity.setZero();
     changed = true;
   }
   tip("No gravity, m/s^2");
-  f.gravity = cloth::Vec3(g[0], g[1], g[2]);
-
-  changed |= slider_double("air drag", &f.drag, 0.0, 10.0, "%.3g N*s/m^3", true);
-  tip("Aerodynamic coefficient q, N*s/m^3: force per area per normal relative speed (wind needs q "
-      "> 0)");
-  using WindType = cloth::WindField::Type;
-  const WindType kTypes[] = {WindType::None, WindType::Constant, WindType::Yu, WindType::Gusty};
-  if (ImGui::BeginCombo("wind", cloth::wind_type_name(f.wind.type))) {
-    for (WindType t : kTypes) {
-      if (ImGui::Selectable(cloth::wind_type_name(t), t == f.wind.type) && t != f.wind.type) {
-        f.wind.type = t;
-        changed = true;
-      }
-    }
-    ImGui::EndCombo();
-  }
-  tip("Air velocity field: none, constant, Yu's wave (seed 002), or gusty");
-  if (f.wind.type != WindType::None) {
-    changed |= slider_double("wind speed", &f.wind.speed, 0.0, 30.0, "%.2f m/s", false);
-    tip("Wind speed scale, m/s");
-    if (f.wind.type != WindType::Yu) {
-      double d[3] = {f.wind.direction.x(), f.wind.direction.y(), f.wind.direction.z()};
-      const double dlo = -1.0, dhi = 1.0;
-      if (ImGui::SliderScalarN("wind direction", ImGuiDataType_Double, d, 3, &dlo, &dhi, "%.2f")) {
-        const cloth::Vec3 dir(d[0], d[1], d[2]);
-        if (dir.norm() > 1e-6) {
-          f.wind.direction = dir.normalized();  // the engine wants a unit vector
-          changed = true;
-        }
-      }
-      tip("Wind direction (x, y, z), normalised to a unit vector");
-    }
-    changed |= slider_double("wind frequency", &f.wind.frequency, 0.0, 20.0, "%.2f rad/s", false);
-    tip("Angular frequency w of the wind's variation in time, rad/s");
-    changed |= slider_double("wind wavenumber", &f.wind.wavenumber, 0.0, 20.0, "%.2f rad/m", false);
-    tip("Spatial wavenumber k of the wind's variation, rad/m");
-    if (f.wind.type == WindType::Gusty) {
-      changed |= slider_double("gust", &f.wind.gust, 0.0, 1.0, "%.2f", false);
-      tip("Relative gust amplitude (dimensionless, 0..1)");
-    }
-    if (f.drag <= 0) ImGui::TextDisabled("(wind acts through air drag: set q > 0)");
+  ParameterWidgets wind(sim.model().type, sim.solver().integrator);
+  cloth::visit_wind(wind, f.wind);
+  changed |= wind.changed();
+  if (f.wind.type != cloth::WindField::Type::None && f.drag <= 0) {
+    ImGui::TextDisabled("(wind acts through air drag: set q > 0)");
   }
   if (changed) {
-    try {
-      sim.set_external_forces(f);
-      forces_error_.clear();
-    } catch (const std::exception& e) {
-      forces_error_ = e.what();
-    }
+    apply_live(forces_error_, [&] { sim.set_external_forces(f); });
   }
   // The mouse: placed kinematically, or B&W's "mouse forces" (sec. 2) as a damped spring.
   cloth::GrabSettings grab = sim.grab_settings();
@@ -563,12 +382,7 @@ void Ui::forces_section(cloth::Simulation& sim) {
     tip("c of the mouse spring, N*s/m: drag on the grabbed vertex's velocity");
   }
   if (grab_changed) {
-    try {
-      sim.set_grab_settings(grab);
-      forces_error_.clear();
-    } catch (const std::exception& e) {
-      forces_error_ = e.what();  // the engine kept the previous settings
-    }
+    apply_live(forces_error_, [&] { sim.set_grab_settings(grab); });
   }
   error_line(forces_error_);
 }

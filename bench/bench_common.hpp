@@ -13,7 +13,7 @@
 
 namespace bench {
 
-// The scene (bench/README.md): a 1 m x 1 m cloth of 0.1 kg whose grid lies in the plane y = 1 m,
+// The scene: a 1 m x 1 m cloth of 0.1 kg whose grid lies in the plane y = 1 m,
 // centred on the y axis, pinned at its two corners (-0.5, 1, -0.5) and (0.5, 1, -0.5), above a
 // sphere of radius 0.3 m centred at (0, 0.4, 0.1); 60 frames per second; gravity 9.81 m/s^2.
 constexpr double kFrameDt = 1.0 / 60.0;  // s
@@ -22,7 +22,7 @@ constexpr double kMass = 0.1;             // kg
 constexpr double kSphereRadius = 0.3;     // m
 constexpr double kSphereX = 0.0, kSphereY = 0.4, kSphereZ = 0.1;  // m
 constexpr int kWarmupFrames = 60;  // 1 s: the cloth swings down onto the sphere and settles
-// Vertices per side of the table's grids (the sizes; n x n vertices).
+// Vertices per side of the benchmarked grids (n x n vertices).
 constexpr int kGridSizes[] = {16, 32, 51, 64, 100, 128, 256};
 
 // Bytes the process has allocated and not freed (glibc: arena chunks in use + mmapped blocks).

@@ -3,7 +3,7 @@
 // run writes both into one CSV with the same counters; "BM_Frame/bullet-100it/N" is the first
 // with 100 passes instead of 10 (how much a stiffer Bullet cloth costs: clothsim-stiff's peer).
 //
-// Settings, and why (issue 9 asks for piterations = 10 and 4 substeps per frame):
+// Settings, and why (the peer runs at piterations = 10 and 4 substeps per frame):
 //  - btSoftBodyHelpers::CreatePatch, n x n nodes over 1 m x 1 m at y = 1 m, with its diagonal
 //    links (gendiags): one diagonal per cell, like clothsim's triangles (Bullet alternates their
 //    direction, clothsim does not).

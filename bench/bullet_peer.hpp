@@ -1,6 +1,6 @@
-// Bullet's soft-body cloth on the benchmark's scene (bench_common.hpp), the peer of issue 9: the
-// same grid, pins, mass, gravity and sphere, stepped by Bullet's position-based soft-body solver.
-// Built only where Bullet is installed (bench/CMakeLists.txt).
+// Bullet's soft-body cloth on the benchmark's scene (bench_common.hpp), the frame benchmark's peer:
+// the same grid, pins, mass, gravity and sphere, stepped by Bullet's position-based soft-body
+// solver. Built only where Bullet is installed (bench/CMakeLists.txt).
 #pragma once
 
 #include <memory>

@@ -7,7 +7,7 @@
 // its stick / slide states), b = h f; IC(0) leaves out the weak bend springs' blocks, as the
 // step's does (implicit_euler.cpp). It is built without running any solver: a frame's time moves
 // with its CG count, which is chaotic in the simulated scene (a change of rounding moves the
-// trajectory, bench/README.md), while on this system a change to one part of the solver shows as
+// trajectory), while on this system a change to one part of the solver shows as
 // that part's time alone, and the CG count changes only with the solver. Shared by
 // solver_parts_bench.cpp and preconditioner_bench.cpp.
 #pragma once

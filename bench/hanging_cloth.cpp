@@ -67,8 +67,8 @@ cloth::Simulation hanging_cloth(int n, const Variant& variant) {
   solver.integrator = integrator;
   solver.substeps = 1;
   solver.adaptive = true;
-  // Every variant runs on one thread (the "on one core") except the "-2threads" ones, the
-  // same computation on two (the same bits, parallel.hpp).
+  // Every variant runs on one thread (the targets are for one core) except the "-2threads" ones,
+  // the same computation on two (the same bits, parallel.hpp).
   solver.threads = variant.threads;
   if (variant.tolerance > 0) solver.tolerance = variant.tolerance;
   solver.preconditioner = variant.two_level ? cloth::Preconditioner::two_level : cloth::Preconditioner::incomplete_cholesky;

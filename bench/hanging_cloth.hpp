@@ -1,6 +1,6 @@
-// The benchmark's scene and its variants (bench/README.md): a 1 m x 1 m cloth of total mass 0.1 kg
-// hanging from two adjacent corners above a sphere of radius 0.3 m (bench_common.hpp), run by
-// each integrator with the settings the variant names. Shared by the frame benchmark
+// The benchmark's scene and its variants (listed in step_bench.cpp): a 1 m x 1 m cloth of total
+// mass 0.1 kg hanging from two adjacent corners above a sphere of radius 0.3 m (bench_common.hpp),
+// run by each integrator with the settings the variant names. Shared by the frame benchmark
 // (step_bench.cpp) and the solve's parts on a fixed system (solver_parts_bench.cpp).
 #pragma once
 

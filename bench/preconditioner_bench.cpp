@@ -1,4 +1,4 @@
-// The issue's "show the iteration counts of each" preconditioner (issue 9): the fixed system of
+// The iteration counts of each preconditioner: the fixed system of
 // fixed_system.hpp solved from dv = z (factorisation included, as a step does) with each
 // preconditioner the modified PCG offers, on one thread, at the step's tolerance. The cap is
 // raised far above the step's (max_iterations) so that the one-level preconditioners' counts are

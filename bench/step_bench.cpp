@@ -9,12 +9,12 @@
 // with Bullet's settings there (4 substeps, 10 passes each, no step control), "xpbd-4x10-2threads"
 // the same on two threads, "xpbd-4x10-bullet-links" the same on Bullet's links (hanging_cloth.cpp);
 // "implicit-stiff" is "implicit" with 5x stiffer stretch and shear springs (5000 and 500 N/m: max
-// strain about 2% at 100^2, the target), whose peer is Bullet with 100 passes
+// strain about 2% at 100^2, the strain target), whose peer is Bullet with 100 passes
 // ("bullet-100it"), "-2level" / "-2threads" as below, "-tol1e-6" with
-// the CG tolerance of 1e-6 (the default until session 20; now 1e-3, docs/physics.md).
-// "implicit" uses IC(0) alone (the default until session 18), "implicit-2threads" the same on two
+// the CG tolerance of 1e-6 instead of the default 1e-3 (docs/physics.md).
+// "implicit" uses IC(0) alone, "implicit-2threads" the same on two
 // threads (the same bits, parallel.hpp), "implicit-2level" one thread with the two-level
-// preconditioner (the default now, coarse_correction.hpp), "implicit-2level-2threads" both.
+// preconditioner (the default, coarse_correction.hpp), "implicit-2level-2threads" both.
 // "implicit-bw-2level" and "implicit-bw-2level-2threads" are those on Baraff-Witkin's own model
 // (stretch and shear triangles, bend hinges) instead of the springs grid.
 // Counters shared with the peer (bench_common.hpp): single-frame median / min, mean edge strain,
@@ -80,8 +80,8 @@ void BM_Frame(benchmark::State& state, const std::string& name, const Variant& v
     const cloth::FrameReport r = sim.step();
     ++frames;
     steps += r.steps_taken;
-    substeps += r.substeps;
-    cg += r.solver_iterations;
+    substeps += r.integration.substeps;
+    cg += r.integration.solver_iterations;
     benchmark::DoNotOptimize(sim.state().x.data());
   });
   cached.heap.sample();

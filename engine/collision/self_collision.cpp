@@ -13,18 +13,7 @@
 namespace cloth {
 
 void validate_self_collision_settings(const SelfCollisionSettings& s) {
-  if (!(s.thickness > 0) || !std::isfinite(s.thickness) || s.thickness > 1.0) {
-    throw InputError("self-collision thickness must be in (0, 1] m, got " +
-                     std::to_string(s.thickness));
-  }
-  if (!(s.friction >= 0) || !std::isfinite(s.friction) || s.friction > 100) {
-    throw InputError("self-collision friction must be in [0, 100], got " +
-                     std::to_string(s.friction));
-  }
-  if (s.passes < 1 || s.passes > 1000) {
-    throw InputError("self-collision passes must be between 1 and 1000, got " +
-                     std::to_string(s.passes));
-  }
+  visit_self_collision(RangeCheck("cloth.self_collision"), s);
   if (!(s.cell_size >= 0) || !std::isfinite(s.cell_size)) {
     throw InputError("self-collision cell size must be >= 0 m (0 = automatic), got " +
                      std::to_string(s.cell_size));

@@ -1,5 +1,5 @@
 #pragma once
-// Cloth self-collision (issue 6): vertex-triangle and edge-edge proximity within a cloth
+// Cloth self-collision: vertex-triangle and edge-edge proximity within a cloth
 // thickness h, found through a spatial hash rebuilt on every pass, and a response after Bridson,
 // Fedkiw & Anderson 2002 ("Robust treatment of collisions, contact and friction for cloth
 // animation"), section 7.2: an inelastic impulse that removes the approaching relative normal
@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/parameter.hpp"
 #include "mesh/mesh.hpp"
 #include "geometry/spatial_hash.hpp"
 #include "model/state.hpp"
@@ -38,6 +39,21 @@ struct SelfCollisionSettings {
                              ///< when a pass finds nothing); the broad phase runs once per call
   double cell_size = 0;      ///< spatial hash cell side, m; 0 = largest element box (automatic)
 };
+
+/// Calls v(field, ParamInfo) for each parameter of "cloth.self_collision" (cell_size is internal).
+template <class Visitor, class Settings>
+void visit_self_collision(Visitor&& v, Settings& s) {
+  v(s.enabled, {.key = "enabled", .label = "self-collision",
+                .tip = "The cloth against itself: vertex-triangle and edge-edge proximity, pushed "
+                       "apart to the thickness (give fast motion enough substeps)"});
+  v(s.thickness, {.key = "thickness", .unit = "m", .lo = 1e-5, .hi = 0.1, .label = "cloth thickness",
+                  .tip = "Distance kept between layers; keep it below the edge length", .log = true,
+                  .ui_lo = 5e-4, .ui_hi = 0.02});
+  v(s.friction, {.key = "friction", .lo = 0, .hi = 10, .label = "cloth friction",
+                 .tip = "Coulomb coefficient between cloth layers", .ui_lo = 0, .ui_hi = 1});
+  v(s.passes, {.key = "passes", .lo = 1, .hi = 100, .label = "self passes",
+               .tip = "Detection and response passes per substep", .ui_lo = 1, .ui_hi = 16});
+}
 
 /// Throws InputError naming the field for a non-finite / out-of-range setting.
 void validate_self_collision_settings(const SelfCollisionSettings& s);

@@ -57,14 +57,7 @@ std::vector<std::vector<int>> fan_groups(int v, const std::vector<int>& around_v
 }  // namespace
 
 void validate_tear_settings(const TearSettings& settings) {
-  if (!std::isfinite(settings.threshold) || settings.threshold <= 0 || settings.threshold > 10) {
-    throw InputError("tearing.threshold must be in (0, 10] (elongation: 0.5 = 50%), got " +
-                     std::to_string(settings.threshold));
-  }
-  if (settings.max_breaks_per_frame < 1 || settings.max_breaks_per_frame > 100000) {
-    throw InputError("tearing.max_breaks_per_frame must be in [1, 100000], got " +
-                     std::to_string(settings.max_breaks_per_frame));
-  }
+  visit_tearing(RangeCheck("cloth.tearing"), settings);
 }
 
 bool model_supports_tearing(ModelType type) {

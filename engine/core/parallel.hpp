@@ -24,6 +24,8 @@ inline constexpr int kMaxThreads = 256;
 
 /// The threads this process may use (OpenMP's limit; 1 without OpenMP).
 int available_threads();
+/// What "all the machine offers" means for a solve: available_threads(), at most kMaxThreads.
+inline int machine_threads() { return available_threads() < kMaxThreads ? available_threads() : kMaxThreads; }
 /// The calling thread's number in its parallel region's team, and the team's size (0 and 1 outside
 /// any region or without OpenMP).
 int thread_number();
@@ -80,7 +82,7 @@ double parallel_max(int n, int threads, double at_least, Term&& term) {
 /// the other, each on all `threads`. An exception from either is rethrown after both ended.
 /// For two independent jobs that each have a serial part, where one thread would otherwise wait
 /// for the other (IC(0)'s factorisation and the coarse level's assembly: factor_two_level,
-/// bench/README.md, sessions 26 and 30). The
+/// timed by BM_SolvePart/both-factors). The
 /// callers' results must not depend on their thread count (this file's rule), so both ways give
 /// the same bits.
 template <typename First, typename Second>

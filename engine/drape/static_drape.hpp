@@ -1,6 +1,6 @@
 #pragma once
 // Static drape: the resting shape of a cloth found directly by minimising its energy, after
-// C. Feynman, "Modeling the Appearance of Cloth", MIT 1986 (seed 000):
+// C. Feynman, "Modeling the Appearance of Cloth", MIT 1986:
 //
 //   E(x) = E_material(x) - sum_i m_i g . x_i        (section 5.1: strain + bending + gravity)
 //

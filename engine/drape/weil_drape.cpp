@@ -1,6 +1,6 @@
-// Weil's geometric drape (seed 003, "The work of Weil" and "Another geometric method"): catenaries
-// between the constraint points along the border and the diagonals, then the tutorial's averaging
-// of the interior. See weil_drape.hpp.
+// Weil's geometric drape (Karthikeyan & Ranganathan 1998, "The work of Weil" and "Another geometric
+// method"): catenaries between the constraint points along the border and the diagonals, then the
+// tutorial's averaging of the interior. See weil_drape.hpp.
 #include "drape/weil_drape.hpp"
 
 #include <algorithm>

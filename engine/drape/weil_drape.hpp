@@ -1,6 +1,6 @@
 #pragma once
 // Weil's geometric drape (J. Weil, "The Synthesis of Cloth Objects", SIGGRAPH 1986, as described
-// in seed 003, Karthikeyan & Ranganathan, "Tutorial on Cloth Modelling", sections "The work of
+// in Karthikeyan & Ranganathan 1998, "Tutorial on Cloth Modelling", sections "The work of
 // Weil" and "Another geometric method"): a cloth hanging from a few constraint points, shaped
 // without any physics of the cloth itself.
 //

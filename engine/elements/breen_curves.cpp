@@ -1,6 +1,7 @@
-// Breen-House-Wozny energy curves and fabric presets (seed 003, "Repelling and Stretching" and
-// "Cloth specific tuning of the model"): the stretch / repel well, the curvature of a bent thread
-// from its angle, the Kawabata bending and shear curves, and the trellising energy integral.
+// Breen-House-Wozny energy curves and fabric presets (Karthikeyan & Ranganathan 1998, "Repelling
+// and Stretching" and "Cloth specific tuning of the model"): the stretch / repel well, the
+// curvature of a bent thread from its angle, the Kawabata bending and shear curves, and the
+// trellising energy integral.
 #include <array>
 #include <cmath>
 
@@ -42,7 +43,7 @@ double cosine_integral_entire(double t) {
   return alternating_series(1, [&](int n) { return std::pow(t, 2 * n) / (2 * n * std::tgamma(2 * n + 1.0)); });
 }
 
-// The seed's rational branch F = a / (lock - |A|) + b, with a and b matching F and dF/dA of the
+// The tutorial's rational branch F = a / (lock - |A|) + b, with a and b matching F and dF/dA of the
 // polynomial at fit_end: dF/dA = a / (lock - A)^2 gives a, the value gives b.
 struct RationalBranch {
   double a, b;
@@ -69,10 +70,10 @@ Curve1D repel_well(double s) {
           20 * d * d * d / s + 10 * d * d * d * d / (s * s) + 2 * d * d * d * d * d / (s * s * s)};
 }
 
-// Circle through p and its two neighbours, both at distance w (the seed's fit): the chord between
-// the neighbours is 2 w sin(theta/2) and subtends 2 (pi - theta) at the centre, so the radius is
-// w / (2 cos(theta/2)). At theta = 0 this gives the finite 2 / w that the seed calls an anomaly, so
-// below join_angle it uses a / theta + b with a = j^2 sin(j/2) / w (slope) and
+// Circle through p and its two neighbours, both at distance w (the tutorial's fit): the chord
+// between the neighbours is 2 w sin(theta/2) and subtends 2 (pi - theta) at the centre, so the
+// radius is w / (2 cos(theta/2)). At theta = 0 this gives the finite 2 / w that the tutorial calls
+// an anomaly, so below join_angle it uses a / theta + b with a = j^2 sin(j/2) / w (slope) and
 // b = (2 cos(j/2) - j sin(j/2)) / w (value), j = join_angle.
 Curve1D breen_curvature(double theta, double w, double join_angle) {
   if (theta >= join_angle) {
@@ -116,13 +117,14 @@ Curve1D trellis_energy_density(const ShearCurve& c, double A) {
   return {poly(c.fit_end) + rational, deriv.df, deriv.d2f};
 }
 
-// Presets. Not in the seed: its table of fitted values ("Click here to see table") is a link that
-// the text does not contain, and neither are the Kawabata curves it was fitted to. The values below
-// are ours, typical KES-F magnitudes for each fabric class (bending rigidity B in gf cm^2/cm, shear
-// rigidity G in gf/(cm deg)), ordered as the seed's drape results say (cotton is the stiff one in
-// bending) and as KES surveys report for shear (polyester/cotton blends are the stiffest in shear:
-// Journal of the Textile Institute 84(2), 192-198, 1993). Linear curves (b3 = g3 = 0): the
-// non-linear terms need the measured curves. docs/physics.md has the table and conversions.
+// Presets. Not in the tutorial: its table of fitted values ("Click here to see table") is a link
+// that the text does not contain, and neither are the Kawabata curves it was fitted to. The values
+// below are ours, typical KES-F magnitudes for each fabric class (bending rigidity B in gf cm^2/cm,
+// shear rigidity G in gf/(cm deg)), ordered as the tutorial's drape results say (cotton is the
+// stiff one in bending) and as KES surveys report for shear (polyester/cotton blends are the
+// stiffest in shear: Journal of the Textile Institute 84(2), 192-198, 1993). Linear curves
+// (b3 = g3 = 0): the non-linear terms need the measured curves. docs/physics.md has the table and
+// conversions.
 namespace {
 
 struct PresetRow {
@@ -149,9 +151,9 @@ const std::vector<std::string>& breen_preset_names() {
 BreenCurves breen_preset(const std::string& name) {
   constexpr double kBendingUnit = 9.80665e-3 * 1e-4 / 1e-2;                        // gf cm^2/cm -> N m
   constexpr double kShearUnit = 9.80665e-3 / 1e-2 / (3.141592653589793 / 180);  // gf/(cm deg) -> N/m/rad
-  // Seed: no cloth-specific stretch data, one C for all. Ours: 5e6 N/m makes a metre of cloth
-  // hanging under its own weight (~1.5 N/m at the top) stretch ~1.6%, the "negligible" strain the
-  // seed describes, since the tension is dE/de = 5 C e^4 per unit width.
+  // The tutorial has no cloth-specific stretch data, one C for all. Ours: 5e6 N/m makes a metre of
+  // cloth hanging under its own weight (~1.5 N/m at the top) stretch ~1.6%, the "negligible" strain
+  // the tutorial describes, since the tension is dE/de = 5 C e^4 per unit width.
   constexpr double kWellScale = 5e6;
   for (const PresetRow& row : kPresets) {
     if (name != row.name) continue;

@@ -1,8 +1,9 @@
-// Breen-House-Wozny element builders and kernels (seed 003, "Repelling and Stretching", "Bending
-// and Trellising"). Each energy is a scalar function E(C) of one scalar condition C(x) (the link
-// length, the cosine of the bend angle, the trellis angle), so every kernel is the chain rule
+// Breen-House-Wozny element builders and kernels (Karthikeyan & Ranganathan 1998, "Repelling and
+// Stretching", "Bending and Trellising"). Each energy is a scalar function E(C) of one scalar
+// condition C(x) (the link length, the cosine of the bend angle, the trellis angle), so every
+// kernel is the chain rule
 //   f = -E'(C) dC/dx,   df/dx = -E''(C) dC/dx dC/dx^T - E'(C) d2C/dx2
-// with exact derivatives of C, and the damping of seed 001 eq. 11 along the same C.
+// with exact derivatives of C, and the damping of Baraff & Witkin 1998, eq. 11 along the same C.
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -22,7 +23,7 @@ namespace {
 
 // Energy E(C) of a scalar condition, damping d = -k_d dC/dx C_dot; dfdx keeps the symmetric
 // damping term -k_d C_dot d2C/dx2 and drops -k_d dC/dx (dC_dot/dx)^T, as evaluate_condition does
-// (seed 001 sec. 4.5). With E = k/2 C^2 this is evaluate_condition<N, 1> exactly.
+// (Baraff & Witkin 1998, sec. 4.5). With E = k/2 C^2 this is evaluate_condition<N, 1> exactly.
 template <int N>
 ElementEval<N> evaluate_scalar(const Condition<N, 1>& c, const Curve1D& energy, double k_d,
                                const Eigen::Matrix<double, N, 1>& vel) {
@@ -159,7 +160,7 @@ ElementEval<9> eval_breen_bend(const BreenBend& e, const std::vector<Vec3>& x, c
   return evaluate_scalar(sa.cos, energy, 0.0, Eigen::Matrix<double, 9, 1>(Eigen::Matrix<double, 9, 1>::Zero()));
 }
 
-// Trellis: the seed's trellis angle is the deviation of the warp/weft angle phi from its rest
+// Trellis: the tutorial's trellis angle is the deviation of the warp/weft angle phi from its rest
 // pi/2, A = pi/2 - phi = asin(cos phi) = atan2(cos phi, sin phi), smooth for |A| < pi/2 with
 // dA/dC = 1 / cos A and d2A/dC2 = sin A / cos^3 A (C = cos phi, sin phi = cos A >= 1/2 below the
 // 60-degree lock). E = a I(A).

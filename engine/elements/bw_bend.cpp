@@ -1,5 +1,5 @@
-// Baraff-Witkin bend condition (seed 001, section 4.3): the signed dihedral angle across an
-// interior edge, with its exact gradient and Hessian, and the bend element array.
+// Baraff-Witkin bend condition (Baraff & Witkin 1998, section 4.3): the signed dihedral angle
+// across an interior edge, with its exact gradient and Hessian, and the bend element array.
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -163,7 +163,8 @@ ElementEval<12> eval_bend(const BendEdge& e, const std::vector<Vec3>& x, const s
 // fast or far, the dropped term is what damps a hinge in the implicit step: with Gauss-Newton
 // everywhere the cylinder drape's impact kept ~38% more energy 20 frames in (the mean of an
 // ensemble: the folds at impact are chaotic); projecting the hinges beyond kBendGaussNewtonAngle
-// (14% of them over that run) restores it (bench/README.md, issue 9).
+// (14% of them over that run) restores it. The split is tested by
+// BWBend.DefiniteStiffnessIsGaussNewtonAtSmallAnglesElseTheProjection.
 ElementEval<12> eval_bend_definite(const BendEdge& e, const std::vector<Vec3>& x,
                                    const std::vector<Vec3>& v, double k_bend, double k_damp) {
   assert(v.size() == x.size());

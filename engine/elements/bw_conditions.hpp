@@ -1,5 +1,6 @@
 #pragma once
-// Baraff-Witkin condition kernels (seed 001, section 4): stretch, shear and bend conditions C(x)
+// Baraff-Witkin condition kernels (Baraff & Witkin 1998, section 4): stretch, shear and bend
+// conditions C(x)
 // with exact first and second derivatives, turned into energy, force, force Jacobian (eqs. 7-8)
 // and the condition-based damping of section 4.5 (eqs. 11-12). Element arrays hold the
 // precomputed rest data; the kernels are stateless.

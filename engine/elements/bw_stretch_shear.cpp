@@ -1,4 +1,5 @@
-// Baraff-Witkin stretch and shear conditions (seed 001, sections 4.2-4.3) and their elements.
+// Baraff-Witkin stretch and shear conditions (Baraff & Witkin 1998, sections 4.2-4.3) and their
+// elements.
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -132,8 +133,8 @@ ElementEval<9> eval_shear(const StretchShearTriangle& t, const std::vector<Vec3>
 // plane, and its projection onto the PSD cone is theirs: the translations are K's null space, and
 // (u1, u2) (x) (e1, e2, n) the rest. By congruence each part has as many negative eigenvalues as
 // sigma_u and sigma_v have negative signs, so a triangle with both >= 0 (stretched) is PSD as it
-// is. Same matrix as definite_stiffness<9> up to round-off, without its 6 x 6 eigensolve
-// (bench/README.md, session 32).
+// is. Same matrix as definite_stiffness<9> up to round-off (tested:
+// BWStretch.StructuredDefiniteStiffnessIsTheProjection), without its 6 x 6 eigensolve.
 ElementEval<9> eval_stretch_definite(const StretchShearTriangle& t, const std::vector<Vec3>& x,
                                      const std::vector<Vec3>& v, double k_stretch, double b_u, double b_v,
                                      double k_damp) {

@@ -1,4 +1,5 @@
-// Edge-length and triangle-area conditions of seed 004 (Part I energy, Part II damping) and their
+// Edge-length and triangle-area conditions of the implicit cloth project (CS176 2011: Part I
+// energy, Part II damping) and their
 // element arrays. The derivatives are taken in the edge vectors and mapped to the vertices with a
 // constant selector matrix S (x-space gradient S^T g, Hessian S^T H S).
 #include <algorithm>

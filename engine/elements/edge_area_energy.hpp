@@ -1,5 +1,5 @@
 #pragma once
-// Edge-length + triangle-area energy of the CS176 implicit-cloth project (seed 004, Part I):
+// Edge-length + triangle-area energy of the CS176 implicit-cloth project (CS176 2011, Part I):
 //
 //   E = alpha E_e + beta E_t = alpha sum_e (1 - |e|/|e0|)^2 |e0| + beta sum_t (1 - A_t/A0_t)^2 A0_t
 //
@@ -10,20 +10,20 @@
 //   edge (N = 6)      v[0] ------- v[1]        C_e = (|x0 - x1| - |e0|) / |e0|   (edge strain)
 //
 //   triangle (N = 9)      v[2]                 C_t = (A - A0) / A0                (area strain)
-//                        /    \                A = 1/2 |(x1 - x0) x (x2 - x0)|, the seed's
+//                        /    \                A = 1/2 |(x1 - x0) x (x2 - x0)|, the project's
 //                    v[0] ---- v[1]            1/2 |(x_i - x_j) x (x_k - x_j)| with j = v[0]
 //
-// Rest data come from mesh.positions, the seed's "original configuration": so the initial shape is
-// stress-free even for a curved OBJ, as with build_springs (a planar-projected (u, v) would not be).
-// On the engine's flat grids positions and (u, v) give the same lengths and areas.
+// Rest data come from mesh.positions, the project's "original configuration": so the initial shape
+// is stress-free even for a curved OBJ, as with build_springs (a planar-projected (u, v) would not
+// be). On the engine's flat grids positions and (u, v) give the same lengths and areas.
 //
-// SI scaling. The seed's edge term alpha (1 - |e|/|e0|)^2 |e0| = alpha |e0| C_e^2 makes alpha a
+// SI scaling. The project's edge term alpha (1 - |e|/|e0|)^2 |e0| = alpha |e0| C_e^2 makes alpha a
 // force (N) and the energy of a strained sheet scale with its total edge length, i.e. as 1 / h
 // with the mesh spacing h: the same alpha would be stiffer on finer meshes. Here each edge instead
 // carries the area it represents, a_e = sum of A0/3 over its (one or two) triangles:
 //
-//   E_e = alpha a_e C_e^2          alpha in N/m (J/m^2); the seed's alpha is alpha a_e / |e0|
-//   E_t = beta A0 C_t^2            beta in N/m: the seed's area term as written (already per area)
+//   E_e = alpha a_e C_e^2          alpha in N/m (J/m^2); the project's alpha is alpha a_e / |e0|
+//   E_t = beta A0 C_t^2            beta in N/m: the project's area term as is (already per area)
 //
 // Since sum_e a_e = total rest area A exactly on any triangle mesh, a uniform isotropic stretch by
 // s (every C_e = s - 1, every C_t = s^2 - 1) stores exactly alpha (s - 1)^2 A + beta (s^2 - 1)^2 A
@@ -37,8 +37,8 @@
 //
 // Damping d = -k_d dC/dx C_dot with k_d = k_damp a_e (edges), k_damp_area A0 (triangles); k_damp in
 // N*s/m is a 2D viscosity: a uniform isotropic strain rate eps_dot dissipates k_damp eps_dot^2 per m^2
-// through the edges. The seed damps edges only; the area damping is the same construction on C_t
-// (pass 0 for the seed's model).
+// through the edges. The project damps edges only; the area damping is the same construction on
+// C_t (pass 0 for the project's model).
 #include <array>
 #include <vector>
 
@@ -48,14 +48,14 @@
 
 namespace cloth {
 
-/// One mesh edge (seed 004's E_e term).
+/// One mesh edge (the implicit cloth project's E_e term).
 struct EdgeLengthElement {
   std::array<int, 2> v{};   ///< end vertices
   double rest_length = 0;   ///< |e0| in the rest positions, m
   double area = 0;          ///< a_e: a third of each adjacent triangle's rest area, m^2
 };
 
-/// One triangle (seed 004's E_t term).
+/// One triangle (the implicit cloth project's E_t term).
 struct TriangleAreaElement {
   std::array<int, 3> v{};   ///< the mesh triangle's vertices, in its order
   double rest_area = 0;     ///< A0 in the rest positions, m^2

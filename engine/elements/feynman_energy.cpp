@@ -1,5 +1,5 @@
-// Feynman's energy (seed 000, section 5): buckling springs (5.4-5.5) and angular bending (5.3) on
-// a square grid, with exact derivatives.
+// Feynman's energy (Feynman 1986, section 5): buckling springs (5.4-5.5) and angular bending (5.3)
+// on a square grid, with exact derivatives.
 #include <cassert>
 #include <cmath>
 #include <numbers>

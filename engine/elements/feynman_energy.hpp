@@ -1,6 +1,6 @@
 #pragma once
-// Feynman's cloth energy (seed 000: C. Feynman, "Modeling the Appearance of Cloth", MIT 1986,
-// section 5) on a square grid of spacing h (thesis 2.2), as two element families:
+// Feynman's cloth energy (C. Feynman, "Modeling the Appearance of Cloth", MIT 1986, section 5) on a
+// square grid of spacing h (thesis 2.2), as two element families:
 //
 //  Strain (5.4, 5.5): "buckling springs" from each point to its 8 neighbours (N = 6)
 //

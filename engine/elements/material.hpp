@@ -1,5 +1,5 @@
 #pragma once
-// Material parameters of the mass-spring model (seed 002, section 4), in SI units.
+// Material parameters of the mass-spring model (Yu's report, section 4), in SI units.
 //
 // Why stiffness is given in N/m and not per spring: in a square lattice with spacing h, a spring
 // of constant k stretched by strain e pulls with k*e*h on a strip of width h, i.e. a line tension
@@ -9,9 +9,9 @@
 // mapping only: bend springs resist bending at second order; see docs/physics.md).
 namespace cloth {
 
-/// Seed 004, test case 3: "a density pattern across the patch (seams, pleats, weaves)". The areal
-/// density is SpringMaterial::density times `factor` on the pattern's heavy part, measured in the
-/// rest material coordinates (u, v) (density_pattern.hpp).
+/// The implicit cloth project's test case 3: "a density pattern across the patch (seams, pleats,
+/// weaves)". The areal density is SpringMaterial::density times `factor` on the pattern's heavy
+/// part, measured in the rest material coordinates (u, v) (density_pattern.hpp).
 struct DensityPattern {
   enum class Kind { None, Stripes, Checker } kind = Kind::None;
   int axis = 0;          ///< stripes: 0 = bands across u (seams running along v), 1 = across v
@@ -26,17 +26,17 @@ struct SpringMaterial {
   double shear = 100.0;            ///< shear (diagonal) spring modulus, N/m
   double bending = 1e-4;           ///< bending rigidity B, N*m (bend spring k = B / rest_len_half^2)
   double damping = 0.02;           ///< spring damping along the spring axis, N*s/m
-  double velocity_damping = 0.5;   ///< simple velocity damping a = -c v of seed 002 sec. 6, 1/s
+  double velocity_damping = 0.5;   ///< simple velocity damping a = -c v of Yu, sec. 6, 1/s
                                    ///< (a stand-in for air drag; forces.drag is the real model)
-  // Baraff-Witkin model only (seed 001 section 4):
+  // Baraff-Witkin model only (Baraff & Witkin 1998, section 4):
   double rest_stretch_u = 1.0;     ///< b_u of eq. 10: rest stretch along u (dimensionless)
   double rest_stretch_v = 1.0;     ///< b_v of eq. 10
   double bend_k_u = 1.0;           ///< sec. 4.3 anisotropy: factor on B for creases along u
   double bend_k_v = 1.0;           ///< ... and for creases along v (dimensionless)
   double bending_damping = 0.0;    ///< condition damping of the bend angle, N*m*s
-  // Edge-length + triangle-area model only (seed 004): stretch is its alpha (edge term), N/m.
+  // Edge-length + triangle-area model only (CS176 2011): stretch is its alpha (edge term), N/m.
   double area_stiffness = 200.0;   ///< beta of the triangle-area term, N/m
-  // Feynman model only (seed 000 section 5): stretch is the thread Young's modulus Y, N/m.
+  // Feynman model only (Feynman 1986, section 5): stretch is the thread Young's modulus Y, N/m.
   double diagonal_ratio = 0.5;     ///< r, diagonal / axial spring constant (0.5: isotropic, nu = 1/3)
   double buckling = 1e-6;          ///< b of the buckling springs (sec. 5.5), m^2
   DensityPattern density_pattern;  ///< heavier seams / weaves (none by default)

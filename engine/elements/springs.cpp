@@ -1,4 +1,4 @@
-// Hooke springs of seed 002 (sections 3-4).
+// Hooke springs of Yu's report (sections 3-4).
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -19,7 +19,7 @@ Spring make_spring(const RestMesh& mesh, int i, int j, SpringType type) {
   return s;
 }
 
-// Seed 002 section 3: structural springs along grid lines (r), shear springs on both cell
+// Yu's report, section 3: structural springs along grid lines (r), shear springs on both cell
 // diagonals (r sqrt 2), bend springs spanning two cells (2r).
 std::vector<Spring> grid_springs(const RestMesh& mesh) {
   const int nx = mesh.grid_nx, ny = mesh.grid_ny;

@@ -1,5 +1,5 @@
 #pragma once
-// Hooke springs of the Verlet report (seed 002, section 4): structural, shear and bend springs,
+// Hooke springs of the Verlet report (Yu, section 4): structural, shear and bend springs,
 // with damping along the spring axis. A stateless kernel over a flat element array.
 #include <vector>
 
@@ -20,7 +20,7 @@ struct Spring {
   SpringType type = SpringType::Structural;
 };
 
-/// Spring topology. On a grid (seed 002 section 3): structural springs between 4-neighbours,
+/// Spring topology. On a grid (Yu's report, section 3): structural springs between 4-neighbours,
 /// shear springs on both diagonals of each cell, bend springs between vertices two apart along
 /// each axis; counts are 2hw-h-w, 2(w-1)(h-1) and 2(hw-h-w) for a w x h grid. On a general
 /// triangle mesh: every edge is structural and each interior edge gets a bend spring between the
@@ -32,13 +32,13 @@ std::vector<Spring> build_springs(const RestMesh& mesh);
 void apply_spring_material(std::vector<Spring>& springs, const SpringMaterial& material);
 
 /// One spring at one configuration, in the terms its force and Jacobians are made of. With l the
-/// length, d the unit axis (from j to i) and e = l - rest the extension (seed 002 eq. F = -k e):
-///   f_i = -(k e + kd ((v_i - v_j) . d)) d           Hooke plus axial damping (seed 002 section 4),
+/// length, d the unit axis (from j to i) and e = l - rest the extension (Yu's F = -k e):
+///   f_i = -(k e + kd ((v_i - v_j) . d)) d           Hooke plus axial damping (Yu, section 4),
 ///   ∂f_i/∂x_i = axial_x d d^T + iso_x I             = -k [d d^T + (1 - rest/l)(I - d d^T)],
 ///   ∂f_i/∂v_i = axial_v d d^T + iso_v I             = -kd d d^T.
 /// The force on j is -f_i. Both Jacobians are the (i, i) block; by symmetry of the stencil the
 /// (j, j) block is the same and the (i, j), (j, i) blocks are their negatives. The damping force's
-/// dependence on x is dropped, as Baraff-Witkin advise for damping terms (seed 001 section 4.5).
+/// dependence on x is dropped, as Baraff-Witkin advise for damping terms (1998, section 4.5).
 struct SpringState {
   Vec3 dir = Vec3::Zero();         ///< d; zero for coincident ends
   Vec3 force_on_i = Vec3::Zero();  ///< f_i, N

@@ -1,8 +1,8 @@
 #pragma once
-// Air drag and wind on a triangle: Provot's viscous fluid force q [n . (U - v)] n (seed 003,
-// "Provot") applied per triangle with its area, which with still air (U = 0) is Baraff-Witkin's
-// air drag "formulated on a per-triangle basis, opposing velocities along the triangle's normal
-// direction" (seed 001 section 4.4).
+// Air drag and wind on a triangle: Provot's viscous fluid force q [n . (U - v)] n (Karthikeyan &
+// Ranganathan 1998, "Provot") applied per triangle with its area, which with still air (U = 0) is
+// Baraff-Witkin's air drag "formulated on a per-triangle basis, opposing velocities along the
+// triangle's normal direction" (Baraff & Witkin 1998, section 4.4).
 //
 // With N = (x1 - x0) x (x2 - x0) = 2 A n and w = U(xc) - (v0 + v1 + v2) / 3 (xc the centroid),
 // the triangle's force is q A (n . w) n = q (N . w) N / (2 |N|), a third of it on each vertex:

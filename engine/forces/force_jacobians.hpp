@@ -13,7 +13,7 @@
 #include "forces/jacobian_target.hpp"
 #include "model/model.hpp"
 #include "model/state.hpp"
-#include "integrators/step_context.hpp"
+#include "kinematics/grab.hpp"
 
 namespace cloth {
 

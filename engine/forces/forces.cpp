@@ -1,4 +1,4 @@
-// Force and energy sums of the mass-spring model (seed 002 sections 4 and 6).
+// Force and energy sums of the mass-spring model (Yu's report, sections 4 and 6).
 #include "forces/forces.hpp"
 
 #include <algorithm>
@@ -13,18 +13,8 @@
 namespace cloth {
 
 void validate_external_forces(const ExternalForces& ext) {
-  if (!ext.gravity.allFinite() || ext.gravity.norm() > 1000.0) {
-    throw InputError("gravity must be finite and at most 1000 m/s^2");
-  }
-  if (!std::isfinite(ext.drag) || ext.drag < 0 || ext.drag > 1e4) {
-    throw InputError("forces.drag must be in [0, 1e4] N*s/m^3, got " + std::to_string(ext.drag));
-  }
-  const WindField& w = ext.wind;
-  if (!std::isfinite(w.speed) || std::abs(w.speed) > 200) throw InputError("forces.wind.speed must be in [-200, 200] m/s");
-  if (!w.direction.allFinite() || std::abs(w.direction.norm() - 1) > 1e-6) throw InputError("forces.wind.direction must be a unit vector");
-  if (!std::isfinite(w.frequency) || std::abs(w.frequency) > 1e3) throw InputError("forces.wind.frequency must be in [-1000, 1000] rad/s");
-  if (!std::isfinite(w.wavenumber) || std::abs(w.wavenumber) > 1e3) throw InputError("forces.wind.wavenumber must be in [-1000, 1000] rad/m");
-  if (!std::isfinite(w.gust) || w.gust < 0 || w.gust > 1) throw InputError("forces.wind.gust must be in [0, 1]");
+  visit_forces(RangeCheck("forces"), ext);
+  visit_wind(RangeCheck("forces.wind"), ext.wind);
 }
 
 void compute_forces(const ClothModel& model, const ClothState& state, const ExternalForces& ext,

@@ -4,6 +4,7 @@
 
 #include "model/model.hpp"
 #include "model/state.hpp"
+#include "core/parameter.hpp"
 #include "forces/wind.hpp"
 
 namespace cloth {
@@ -16,16 +17,27 @@ struct ExternalForces {
                                      ///< wind acts only through it, so wind needs drag > 0
 };
 
+/// Calls v(field, ParamInfo) for each parameter of the "forces" section but the wind (visit_wind).
+template <class Visitor, class Forces>
+void visit_forces(Visitor&& v, Forces& f) {
+  v(f.gravity, {.key = "gravity", .unit = "m/s^2", .lo = -1000, .hi = 1000,
+                .tip = "Gravitational acceleration (x, y, z); Earth is (0, -9.81, 0)", .ui_lo = -30, .ui_hi = 30});
+  v(f.drag, {.key = "drag", .unit = "N*s/m^3", .lo = 0, .hi = 1e4, .label = "air drag",
+             .tip = "Aerodynamic coefficient q: force per area per normal relative speed (wind acts "
+                    "only through it)",
+             .log = true, .ui_lo = 0, .ui_hi = 10});
+}
+
 /// Throws InputError naming the field for NaN or absurd values.
 void validate_external_forces(const ExternalForces& ext);
 
-/// Everything but the material: f = m g - m c v (seed 002 sec. 6) + per-triangle drag/wind
+/// Everything but the material: f = m g - m c v (Yu, sec. 6) + per-triangle drag/wind
 /// (Provot, B&W 4.4) at time t, s. Overwrites f, N. XPBD integrates these explicitly and the
 /// material as constraints.
 void compute_external_forces(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, std::vector<Vec3>& f);
 
-/// f = springs + m g - m c v (seed 002 sections 4 and 6) + per-triangle drag/wind (Provot,
+/// f = springs + m g - m c v (Yu, sections 4 and 6) + per-triangle drag/wind (Provot,
 /// B&W 4.4) at time t, s. Overwrites f, N.
 void compute_forces(const ClothModel& model, const ClothState& state, const ExternalForces& ext,
                     double t, std::vector<Vec3>& f);

@@ -11,7 +11,7 @@ namespace cloth {
 namespace {
 
 // Calls visit(eval, vertices) for every element given as an ElementEval kernel: Baraff-Witkin
-// stretch and shear per triangle (N = 9) and bend per interior edge (N = 12); seed 004's edges
+// stretch and shear per triangle (N = 9) and bend per interior edge (N = 12); edge-area's edges
 // (N = 6) and triangles (N = 9); Feynman's springs (N = 6) and angular bends (N = 9); Breen links
 // (N = 6), thread bends and trellis corners (N = 9). Only the arrays of the model's type are
 // non-empty.
@@ -114,7 +114,7 @@ void add_internal_jacobians(const ClothModel& model, const ClothState& state, bo
     assert(springs->slots.size() == model.springs.size() && "spring slots of another model");
     // A tile's springs in batches: first the batch's states, then their blocks. A state is a
     // chain of a square root and a division that the blocks wait on; evaluated back to back,
-    // the batch's chains overlap (bench/README.md, session 24). Same additions, same order.
+    // the batch's chains overlap (BM_Frame's assembly_ms). Same additions, same order.
     constexpr int kBatch = 8;
     const std::vector<int>& order = springs->tiles.order;
     springs->tiles.for_each_tile(threads, [&](int begin, int end) {

@@ -25,8 +25,8 @@ struct SpringSlots {
   std::vector<std::array<int, 4>> slots;  ///< per model.springs: (i,i), (i,j), (j,i), (j,j)
   /// The springs in tiles of nearby vertices (SpringTiles, XPBD's order too): a tile's blocks
   /// of A are near each other while its springs add to them, and the tiles of one phase share no
-  /// vertex, for threads. (Replaced whole-cloth vertex-disjoint groups in session 20; no speed
-  /// difference was measurable through the machine's noise, bench/README.md.)
+  /// vertex, for threads. (Whole-cloth vertex-disjoint groups were no faster: no difference in
+  /// BM_Frame was measurable through the machine's noise.)
   SpringTiles tiles;
   static constexpr int kTileVertices = 512;
 

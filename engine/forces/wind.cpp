@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "core/error.hpp"
 
 namespace cloth {
 
@@ -33,24 +32,6 @@ Vec3 WindField::velocity(const Vec3& x, double t, Eigen::Matrix3d* jacobian) con
     }
   }
   return Vec3::Zero();
-}
-
-WindField::Type wind_type_from_name(const std::string& name) {
-  if (name == "none") return WindField::Type::None;
-  if (name == "constant") return WindField::Type::Constant;
-  if (name == "yu") return WindField::Type::Yu;
-  if (name == "gusty") return WindField::Type::Gusty;
-  throw InputError("forces.wind.type must be none, constant, yu or gusty, got \"" + name + "\"");
-}
-
-const char* wind_type_name(WindField::Type type) {
-  switch (type) {
-    case WindField::Type::None: return "none";
-    case WindField::Type::Constant: return "constant";
-    case WindField::Type::Yu: return "yu";
-    case WindField::Type::Gusty: return "gusty";
-  }
-  return "none";
 }
 
 }  // namespace cloth

@@ -1,9 +1,9 @@
 #pragma once
 // Analytic spatio-temporal wind: an air velocity field U(x, t) in m/s with its spatial Jacobian
-// ∂U/∂x (the course project, seed 004, asks for ∂f_wind/∂x; the force follows from U through
+// ∂U/∂x (the implicit cloth project asks for ∂f_wind/∂x; the force follows from U through
 // aerodynamics.hpp).
-#include <string>
-
+#include "core/enum_names.hpp"
+#include "core/parameter.hpp"
 #include "core/vec.hpp"
 
 namespace cloth {
@@ -12,7 +12,7 @@ struct WindField {
   enum class Type {
     None,      ///< still air
     Constant,  ///< U = speed * direction
-    Yu,        ///< seed 002 sec. 4: U = speed (|sin(k x + w t)|, 0, 1/2 sin(w t)) in world axes
+    Yu,        ///< Yu, sec. 4: U = speed (|sin(k x + w t)|, 0, 1/2 sin(w t)) in world axes
     Gusty,     ///< U = speed * direction * (1 + gust sin(k d.x - w t) sin(k y / 2 + 1.3 w t))
   };
   Type type = Type::None;
@@ -26,8 +26,35 @@ struct WindField {
   Vec3 velocity(const Vec3& x, double t, Eigen::Matrix3d* jacobian) const;
 };
 
-/// "none", "constant", "yu", "gusty"; throws InputError otherwise.
-WindField::Type wind_type_from_name(const std::string& name);
-const char* wind_type_name(WindField::Type type);
+/// Calls v(field, ParamInfo) for each parameter of "forces.wind".
+template <class Visitor, class Wind>
+void visit_wind(Visitor&& v, Wind& w) {
+  using Type = WindField::Type;
+  v(w.type, {.key = "type", .label = "wind",
+             .tip = "Air velocity field: none, constant, Yu's wave, or gusty"});
+  v(w.speed, {.key = "speed", .unit = "m/s", .lo = -200, .hi = 200, .label = "wind speed",
+              .tip = "Wind speed scale", .ui_lo = 0, .ui_hi = 30, .visible = w.type != Type::None});
+  v(Direction{w.direction}, {.key = "direction", .lo = -1, .hi = 1, .label = "wind direction",
+                             .tip = "Wind direction (x, y, z), made a unit vector",
+                             .visible = w.type != Type::None && w.type != Type::Yu});
+  v(w.frequency, {.key = "frequency", .unit = "rad/s", .lo = -1e3, .hi = 1e3, .label = "wind frequency",
+                  .tip = "Angular frequency w of the wind's variation in time", .ui_lo = 0, .ui_hi = 20,
+                  .visible = w.type != Type::None});
+  v(w.wavenumber, {.key = "wavenumber", .unit = "rad/m", .lo = -1e3, .hi = 1e3, .label = "wind wavenumber",
+                   .tip = "Spatial wavenumber k of the wind's variation", .ui_lo = 0, .ui_hi = 20,
+                   .visible = w.type != Type::None});
+  v(w.gust, {.key = "gust", .lo = 0, .hi = 1, .tip = "Relative gust amplitude (gusty wind)",
+             .visible = w.type == Type::Gusty});
+}
+
+inline constexpr NamedValue<WindField::Type> kWindTypeNames[] = {
+    {WindField::Type::None, "none"},
+    {WindField::Type::Constant, "constant"},
+    {WindField::Type::Yu, "yu"},
+    {WindField::Type::Gusty, "gusty"},
+};
+constexpr std::span<const NamedValue<WindField::Type>> value_names(WindField::Type) {
+  return kWindTypeNames;
+}
 
 }  // namespace cloth

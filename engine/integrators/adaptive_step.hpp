@@ -1,5 +1,5 @@
 #pragma once
-// Adaptive step-size control of Baraff-Witkin (seed 001, section 7).
+// Adaptive step-size control of Baraff-Witkin (Baraff & Witkin 1998, section 7).
 //
 // "After each implicit step, we treat the resulting dx as a proposed change in the cloth's state,
 // and examine the stretch terms (section 4.2) for each triangle ... If any triangle undergoes a

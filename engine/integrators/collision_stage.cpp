@@ -2,24 +2,26 @@
 
 #include "collision/contact.hpp"
 #include "collision/self_collision.hpp"
+#include "integrators/step_timings.hpp"
 
 namespace cloth {
 
-CollisionStageResult resolve_collisions(ClothState& state, const std::vector<Vec3>& x_start,
-                                        const ClothModel& model, const StepContext& ctx,
-                                        double t_end, double h) {
-  CollisionStageResult result;
+void end_substep(ClothState& state, const std::vector<Vec3>& x_start, const ClothModel& model,
+                 const StepContext& ctx, double t_end, double h, StepReport& report) {
+  ScopedTimer timer(report.timings.collision_ms);
+  ++report.substeps;
+  report.contacts = 0;
+  report.self_contacts = 0;
   const bool solids = ctx.colliders && !ctx.colliders->empty();
-  if (solids) result.contacts = resolve_contacts(state, *ctx.colliders, *ctx.pinned, t_end, h);
-  if (ctx.self_collider && ctx.self_collision.enabled) {
+  if (solids) report.contacts = resolve_contacts(state, *ctx.colliders, *ctx.kinematics.pinned, t_end, h);
+  if (ctx.self_collider && ctx.self_collision->enabled) {
     const SelfCollisionStats s =
-        ctx.self_collider->resolve(model.mass, *ctx.pinned, x_start, state, ctx.self_collision);
-    result.self_contacts = s.pairs_found;
+        ctx.self_collider->resolve(model.mass, *ctx.kinematics.pinned, x_start, state, *ctx.self_collision);
+    report.self_contacts = s.pairs_found;
     if (solids && s.pairs_corrected > 0) {
-      result.contacts = resolve_contacts(state, *ctx.colliders, *ctx.pinned, t_end, h);
+      report.contacts = resolve_contacts(state, *ctx.colliders, *ctx.kinematics.pinned, t_end, h);
     }
   }
-  return result;
 }
 
 }  // namespace cloth

@@ -13,49 +13,11 @@ namespace {
 // mode, the mouse.
 void all_forces(const ClothModel& model, const ClothState& state, const StepContext& ctx, double t,
                 std::vector<Vec3>& f) {
-  compute_forces(model, state, ctx.forces, t, f);
-  add_grab_spring_force(ctx.spring_grab(), state, f);
+  compute_forces(model, state, *ctx.forces, t, f);
+  add_grab_spring_force(ctx.kinematics.spring_grab(), state, f);
 }
 
 }  // namespace
-
-Vec3 grab_destination(const Grab& grab, const Vec3& from, double h) {
-  Vec3 move = grab.target - from;
-  const double max_move = grab.max_speed * h;
-  if (move.norm() > max_move) move *= max_move / move.norm();
-  return from + move;
-}
-
-void enforce_pins_and_grab(ClothState& state, const StepContext& ctx, double h,
-                           const Vec3& grab_start, double t_end) {
-  const std::vector<std::uint8_t>& pinned = *ctx.pinned;
-  for (int i = 0; i < state.vertex_count(); ++i) {
-    if (!pinned[i]) continue;
-    // Pins hold their vertex exactly (not approximately) where it was pinned.
-    state.x[i] = (*ctx.pin_positions)[i];
-    state.v[i].setZero();
-  }
-  if (ctx.moving_pins) {
-    for (const MovingPin& pin : *ctx.moving_pins) {
-      state.x[pin.vertex] = pin.position(t_end);
-      state.v[pin.vertex] = pin.path.velocity_at(t_end);
-    }
-  }
-  const Grab* grab = ctx.kinematic_grab();
-  if (grab && !pinned[grab->vertex]) {
-    const int g = grab->vertex;
-    state.x[g] = grab_destination(*grab, grab_start, h);
-    state.v[g] = (state.x[g] - grab_start) / h;
-  }
-}
-
-void project_slides(ClothState& state, const StepContext& ctx) {
-  if (!ctx.slides) return;
-  for (const SlideConstraint& s : *ctx.slides) {
-    state.x[s.vertex] = s.project(state.x[s.vertex]);
-    state.v[s.vertex] = s.allowed(state.v[s.vertex]);
-  }
-}
 
 const char* ExplicitIntegrator::name() const {
   switch (method_) {
@@ -75,22 +37,16 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
   for (int sub = 0; sub < ctx.substeps; ++sub) {
     {
       ScopedTimer timer(update_ms);
-      const Vec3 grab_start = ctx.kinematic_grab() ? state.x[ctx.grab->vertex] : Vec3::Zero();
-      if (ctx.self_collision.enabled) x_start_ = state.x;
+      const Vec3 grab_start = ctx.kinematics.kinematic_grab() ? state.x[ctx.kinematics.grab->vertex] : Vec3::Zero();
+      if (ctx.self_collision->enabled) x_start_ = state.x;
       substep(state, model, ctx, ctx.time + sub * h, h, report.timings.assembly_ms);
-      enforce_pins_and_grab(state, ctx, h, grab_start, ctx.time + (sub + 1) * h);
-      if (method_ == Method::Verlet && ctx.strain_limit >= 0) {
-        limit_strain(state, model, *ctx.pinned, ctx.strain_limit, h);
+      enforce_pins_and_grab(state, ctx.kinematics, h, grab_start, ctx.time + (sub + 1) * h);
+      if (method_ == Method::Verlet && ctx.solver->strain_limit >= 0) {
+        limit_strain(state, model, *ctx.kinematics.pinned, ctx.solver->strain_limit, h);
       }
-      project_slides(state, ctx);  // after the strain limit, which moves vertices too
+      project_slides(state, ctx.kinematics);  // after the strain limit, which moves vertices too
     }
-    {
-      ScopedTimer timer(report.timings.collision_ms);
-      const CollisionStageResult c = resolve_collisions(state, x_start_, model, ctx, ctx.time + (sub + 1) * h, h);
-      report.contacts = c.contacts;
-      report.self_contacts = c.self_contacts;
-    }
-    ++report.substeps;
+    end_substep(state, x_start_, model, ctx, ctx.time + (sub + 1) * h, h, report);
   }
   report.timings.solve_ms = update_ms - report.timings.assembly_ms;
   return report;
@@ -112,7 +68,7 @@ void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
       return;
     case Method::SymplecticEuler:
     case Method::Verlet:
-      // Position Verlet x_{n+1} = 2 x_n - x_{n-1} + a_n h^2 (seed 002 section 6), carried as
+      // Position Verlet x_{n+1} = 2 x_n - x_{n-1} + a_n h^2 (Yu, section 6), carried as
       // v_n = (x_n - x_{n-1}) / h: then v_{n+1} = v_n + h a_n, x_{n+1} = x_n + h v_{n+1}, which is
       // the same recurrence (substitute v) and also symplectic Euler. Carrying v rather than
       // x_{n-1} keeps it right when dt changes live and lets all integrators share ClothState.
@@ -146,7 +102,7 @@ void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
         for (int i = 0; i < n; ++i) {
           // A pinned vertex is not part of the ODE: it must not drift inside the stages either,
           // or the stage derivatives of its neighbours are wrong and RK4 drops to second order.
-          if ((*ctx.pinned)[i]) {
+          if ((*ctx.kinematics.pinned)[i]) {
             kx_[k][i].setZero();
             kv_[k][i].setZero();
           } else {

@@ -4,7 +4,7 @@
 
 #include "integrators/collision_stage.hpp"
 #include "collision/contact.hpp"
-#include "integrators/explicit_integrators.hpp"
+#include "kinematics/grab.hpp"
 #include "forces/force_jacobians.hpp"
 #include "integrators/step_timings.hpp"
 
@@ -31,7 +31,7 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
       contact_state_[size_t(i)] = ContactState::Free;
       // Pinned (also moving pins) and kinematically grabbed vertices are placed by their own
       // constraints (a vertex on the mouse spring is free and touches solids like any other).
-      if ((*ctx.pinned)[i] || (ctx.kinematic_grab() && ctx.grab->vertex == i)) continue;
+      if ((*ctx.kinematics.pinned)[i] || (ctx.kinematics.kinematic_grab() && ctx.kinematics.grab->vertex == i)) continue;
       for (const Collider& c : *ctx.colliders) {
         Vec3 normal;
         const double depth = c.thickness - signed_distance(c, state.x[i], &normal, t);
@@ -56,8 +56,8 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
   }
   // Line and plane vertices (section 5.1, eq. 13 with one or two constrained directions): no
   // velocity across the line / plane after the step, and y puts the vertex back on it exactly.
-  if (ctx.slides) {
-    for (const SlideConstraint& s : *ctx.slides) {
+  if (ctx.kinematics.slides) {
+    for (const SlideConstraint& s : *ctx.kinematics.slides) {
       for (const Vec3& p : s.blocked_directions()) {
         constraints_.constrain_direction(s.vertex, p, -state.v[s.vertex].dot(p));
       }
@@ -67,14 +67,14 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
   // Pins: fully constrained, dv = -v so the vertex stays (its v is zero, so dv = z = 0 and x
   // does not change by a single bit).
   for (int i = 0; i < n; ++i) {
-    if ((*ctx.pinned)[i]) {
+    if ((*ctx.kinematics.pinned)[i]) {
       constraints_.fix(i, -state.v[i]);
       y_[i].setZero();
     }
   }
   // Moving pins: the path's velocity at the end of the substep, and y for the exact position.
-  if (ctx.moving_pins) {
-    for (const MovingPin& pin : *ctx.moving_pins) {
+  if (ctx.kinematics.moving_pins) {
+    for (const MovingPin& pin : *ctx.kinematics.moving_pins) {
       const int i = pin.vertex;
       const Vec3 v_end = pin.path.velocity_at(t + h);
       constraints_.fix(i, v_end - state.v[i]);
@@ -83,7 +83,7 @@ void ImplicitEulerIntegrator::gather_constraints(const ClothState& state, const 
   }
   // The kinematic grab: fully constrained to reach its destination this substep (the spring
   // grab is a force, in assemble_system).
-  if (const Grab* grab = ctx.kinematic_grab(); grab && !(*ctx.pinned)[grab->vertex]) {
+  if (const Grab* grab = ctx.kinematics.kinematic_grab(); grab && !(*ctx.kinematics.pinned)[grab->vertex]) {
     const int g = grab->vertex;
     const Vec3 dest = grab_destination(*grab, state.x[g], h);
     constraints_.fix(g, (dest - state.x[g]) / h - state.v[g]);
@@ -96,11 +96,11 @@ void ImplicitEulerIntegrator::assemble_system(const ClothState& state, const Clo
                                               const std::vector<Vec3>* d) {
   // eq. 16: A = M - h ∂f/∂v - h² ∂f/∂x, element by element (jacobian_target.hpp).
   JacobianTarget jac(A_, -h * h, -h, d, d ? &dfdx_d_ : nullptr);
-  compute_force_jacobians(model, state, ctx.forces, t, /*definite=*/true, element_slots_, f_, jac,
-                          &dfdx_correction_, ctx.pcg.threads, &element_buffers_);
+  compute_force_jacobians(model, state, *ctx.forces, t, /*definite=*/true, element_slots_, f_, jac,
+                          &dfdx_correction_, ctx.solver->threads, &element_buffers_);
   // The mouse spring enters eq. 15 like any other force: f, -k I in df/dx, -c I in df/dv.
-  add_grab_spring_force(ctx.spring_grab(), state, f_);
-  add_grab_spring_jacobians(ctx.spring_grab(), jac);
+  add_grab_spring_force(ctx.kinematics.spring_grab(), state, f_);
+  add_grab_spring_jacobians(ctx.kinematics.spring_grab(), jac);
   A_.add_diagonal(model.mass);
 }
 
@@ -141,8 +141,8 @@ void ImplicitEulerIntegrator::apply_contact_friction(ClothState& state, const Cl
 
 void ImplicitEulerIntegrator::solve_system(const VertexConstraints& constraints, const ClothState& state,
                                            const StepContext& ctx, StepReport& report) {
-  const SolveReport solve = ctx.direct_solve ? constrained_direct_solve(A_, b_, constraints, dv_)
-                                             : modified_pcg(A_, b_, constraints, ctx.pcg, dv_, pcg_, &state.x);
+  const SolveReport solve = ctx.solver->direct_solve ? constrained_direct_solve(A_, b_, constraints, dv_)
+                                             : modified_pcg(A_, b_, constraints, pcg_settings(*ctx.solver), dv_, pcg_, &state.x);
   report.solver_iterations += solve.iterations;
   report.solver_residual = solve.relative_residual;
 }
@@ -190,11 +190,11 @@ void ImplicitEulerIntegrator::update_pattern(const ClothModel& model, double h) 
   // Weak bend springs' blocks are left out of IC(0): along the sheet they double the structural
   // path two vertices long, with a small fraction of its stiffness, and without them the
   // factorisation and its sweeps do a third less work for 0-4% more CG iterations
-  // (bench/README.md, session 29). Which springs are weak changes with h (damping weighs more
-  // in short steps) and with the springs' constants, which all come from the material
-  // (apply_spring_material; Simulation::set_material changes them): the springs are looked at
-  // again only when h, the material or the pattern changed (0.2 ms at 100²), and IC(0)'s pattern
-  // analysed again only when the weak springs changed.
+  // (BM_SolvePart/ic-factor, ic-apply; WeakBendSlots tests which are left out). Which springs are
+  // weak changes with h (damping weighs more in short steps) and with the springs' constants, which
+  // all come from the material (apply_spring_material; Simulation::set_material changes them): the
+  // springs are looked at again only when h, the material or the pattern changed (0.2 ms at 100²),
+  // and IC(0)'s pattern analysed again only when the weak springs changed.
   const SpringMaterial& m = model.material;
   const std::array<double, 5> key{h, m.stretch, m.shear, m.bending, m.damping};
   if (same && key == weak_bend_key_) return;
@@ -216,8 +216,8 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
       ScopedTimer timer(report.timings.collision_ms);
       gather_constraints(state, ctx, ctx.time + sub * h, h);
     }
-    if (ctx.newton_iterations > 1) v_start_ = state.v;
-    if (ctx.self_collision.enabled) x_start_ = state.x;
+    if (ctx.solver->newton_iterations > 1) v_start_ = state.v;
+    if (ctx.self_collision->enabled) x_start_ = state.x;
     {
       ScopedTimer timer(report.timings.assembly_ms);
       // eq. 18: b = h (f0 + h ∂f/∂x v0 + ∂f/∂x y) = h f0 + h ∂f/∂x (h v0 + y).
@@ -237,9 +237,9 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
         state.v[i] += dv_[i];
         state.x[i] += h * state.v[i] + y_[i];
       }
-      measure_contact_impulses(ctx.pcg.threads);
+      measure_contact_impulses(ctx.solver->threads);
     }
-    for (int k = 1; k < ctx.newton_iterations; ++k) {
+    for (int k = 1; k < ctx.solver->newton_iterations; ++k) {
       newton_correction(state, model, ctx, ctx.time + (sub + 1) * h, h, report);
     }
     // Friction after the Newton corrections: they solve backward Euler without it, and would
@@ -250,13 +250,7 @@ StepReport ImplicitEulerIntegrator::step(ClothState& state, const ClothModel& mo
     // only (h = 0: no position change along the surface, which would tear at the neighbours a
     // large step moved consistently); from the next substep these are constrained contacts.
     // Pinned and kinematically grabbed vertices were placed by their constraints and are left alone.
-    {
-      ScopedTimer timer(report.timings.collision_ms);
-      const CollisionStageResult c = resolve_collisions(state, x_start_, model, ctx, ctx.time + (sub + 1) * h, 0.0);
-      report.contacts = c.contacts;
-      report.self_contacts = c.self_contacts;
-    }
-    ++report.substeps;
+    end_substep(state, x_start_, model, ctx, ctx.time + (sub + 1) * h, 0.0, report);
   }
   return report;
 }

@@ -1,10 +1,10 @@
 #pragma once
-// Baraff-Witkin implicit integration (seed 001): backward Euler linearised once (one Newton
-// step, eq. 6), solved in its symmetric form eq. 15/16 with the modified PCG of section 5.3;
+// Baraff-Witkin implicit integration (Baraff & Witkin 1998): backward Euler linearised once (one
+// Newton step, eq. 6), solved in its symmetric form eq. 15/16 with the modified PCG of section 5.3;
 // pins, the kinematic mouse grab and solid contacts are velocity constraints (S_i, z_i of section
 // 5.1), and contacts are also pushed out by position alteration y (eq. 17-18); the spring mouse
 // grab is a force with its Jacobians. Optionally more Newton iterations make the step fully
-// implicit (StepContext::newton_iterations).
+// implicit (SolverSettings::newton_iterations).
 #include <array>
 #include <cstdint>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// The one interface every time integrator implements (issue 4 adds explicit, implicit, XPBD).
+// The one interface every time integrator implements (explicit, implicit, XPBD).
 #include <memory>
 #include <string>
 
@@ -17,6 +17,17 @@ struct StepReport {
   int solver_iterations = 0; ///< CG iterations summed over substeps (implicit only)
   double solver_residual = 0;///< relative residual of the last solve (implicit only)
   StepTimings timings;       ///< wall time split over assembly / solve / collision
+
+  /// Adds a later step's work: substeps, iterations and time sum; contacts and the residual are
+  /// the later step's.
+  void accumulate(const StepReport& later) {
+    substeps += later.substeps;
+    contacts = later.contacts;
+    self_contacts = later.self_contacts;
+    solver_iterations += later.solver_iterations;
+    solver_residual = later.solver_residual;
+    timings += later.timings;
+  }
 };
 
 class Integrator {
@@ -26,10 +37,6 @@ class Integrator {
   /// Advances `state` by ctx.dt. Pinned vertices end exactly at their pin positions.
   virtual StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) = 0;
 };
-
-/// Names accepted by make_integrator, for messages.
-inline constexpr const char* kIntegratorNames =
-    "verlet, explicit-euler, symplectic-euler, rk4, implicit, xpbd";
 
 /// Creates an integrator by name; throws InputError for names that are unknown or not built yet.
 std::unique_ptr<Integrator> make_integrator(const std::string& name);

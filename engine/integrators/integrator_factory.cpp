@@ -16,10 +16,7 @@ std::unique_ptr<Integrator> make_integrator(const std::string& name) {
   if (name == "rk4") return std::make_unique<ExplicitIntegrator>(Method::Rk4);
   if (name == "implicit") return std::make_unique<ImplicitEulerIntegrator>();
   if (name == "xpbd") return std::make_unique<XpbdIntegrator>();
-  if (name == "static") {
-    throw InputError("integrator '" + name + "' is not supported yet (available: " + kIntegratorNames + ")");
-  }
-  throw InputError("unknown integrator '" + name + "' (available: " + kIntegratorNames + ")");
+  throw InputError("unknown integrator '" + name + "' (available: " + joined(kIntegratorNames) + ")");
 }
 
 }  // namespace cloth

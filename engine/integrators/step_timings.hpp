@@ -1,5 +1,5 @@
 #pragma once
-// Where the time of a step goes, split like Table 1 of Baraff-Witkin (seed 001, section 8):
+// Where the time of a step goes, split like Table 1 of Baraff & Witkin 1998 (section 8):
 // building forces and Jacobians, solving (or updating) the state, and collision handling.
 // Wall-clock times are reported for people (stats, live plots, benchmarks); tests never assert them.
 #include <chrono>

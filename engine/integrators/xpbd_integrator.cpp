@@ -11,7 +11,7 @@
 #include "integrators/collision_stage.hpp"
 #include "forces/forces.hpp"
 #include "elements/bw_conditions.hpp"
-#include "integrators/explicit_integrators.hpp"
+#include "kinematics/kinematics.hpp"
 #include "core/parallel.hpp"
 #include "integrators/step_timings.hpp"
 
@@ -131,7 +131,7 @@ void XpbdIntegrator::prepare_springs(const ClothModel& model, double h, bool com
       }
     }
   }
-  // Springs (seed 002): C = |x_i - x_j| - rest, grad = (d, -d), E = k/2 C^2 => alpha = 1/k; the
+  // Springs (Yu): C = |x_i - x_j| - rest, grad = (d, -d), E = k/2 C^2 => alpha = 1/k; the
   // axial damping -k_d (v_ij . d) d is Rayleigh damping of C with beta = k_d. Stiffness and
   // damping are compared every step, inverse masses every substep (sliders, pins and grabs change
   // them).
@@ -239,7 +239,7 @@ void XpbdIntegrator::project_constraints(ClothState& state, const ClothModel& mo
   // The elements read and write ClothState::x: the springs' positions go there and come back.
   const bool elements = !model.bw_triangles.empty() || !model.bw_bends.empty();
   if (padded_ && elements) unpad_positions(state.x);
-  // Baraff-Witkin (seed 001 sec. 4): the kernels' own conditions. The element energies are
+  // Baraff-Witkin (1998, sec. 4): the kernels' own conditions. The element energies are
   // E = k_e/2 C^T C with k_e = k / a (stretch, shear) and k_e = weight scale B (bend), the damping
   // constants likewise (bw_conditions.hpp, "SI conventions"); alpha = 1 / k_e, beta = k_d,e.
   const SpringMaterial& m = model.material;
@@ -283,17 +283,17 @@ void XpbdIntegrator::project_constraints(ClothState& state, const ClothModel& mo
 StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, const StepContext& ctx) {
   const int n = state.vertex_count();
   const double h = ctx.dt / ctx.substeps;
-  const std::vector<std::uint8_t>& pinned = *ctx.pinned;
+  const std::vector<std::uint8_t>& pinned = *ctx.kinematics.pinned;
   StepReport report;
   double update_ms = 0;  // prediction, pins, constraint projection and velocities
   for (int sub = 0; sub < ctx.substeps; ++sub) {
     {
       ScopedTimer timer(update_ms);
-      const Vec3 grab_start = ctx.kinematic_grab() ? state.x[ctx.grab->vertex] : Vec3::Zero();
+      const Vec3 grab_start = ctx.kinematics.kinematic_grab() ? state.x[ctx.kinematics.grab->vertex] : Vec3::Zero();
       // Prediction: symplectic Euler with the external forces only (2016 Algorithm 1, lines 3-4).
       {
         ScopedTimer assembly(report.timings.assembly_ms);
-        compute_external_forces(model, state, ctx.forces, ctx.time + sub * h, force_);
+        compute_external_forces(model, state, *ctx.forces, ctx.time + sub * h, force_);
       }
       x_prev_ = state.x;
       for (int i = 0; i < n; ++i) {
@@ -303,10 +303,10 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
       }
       // Pins exactly on their pins, a kinematic grab at its destination: both infinitely heavy
       // for the constraints, so they pull their neighbours along and are not moved by them.
-      enforce_pins_and_grab(state, ctx, h, grab_start, ctx.time + (sub + 1) * h);
+      enforce_pins_and_grab(state, ctx.kinematics, h, grab_start, ctx.time + (sub + 1) * h);
       inv_mass_.resize(n);
       for (int i = 0; i < n; ++i) inv_mass_[i] = pinned[i] ? 0.0 : 1.0 / model.mass[i];
-      if (const Grab* grab = ctx.kinematic_grab()) inv_mass_[grab->vertex] = 0;
+      if (const Grab* grab = ctx.kinematics.kinematic_grab()) inv_mass_[grab->vertex] = 0;
       prepare_springs(model, h, /*compare_springs=*/sub == 0);
 
       lambda_.assign(element_constraint_count(model), 0.0);
@@ -316,11 +316,11 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
         pad(x_prev_, spring_tiles_.tile_count(), padded_prev_);
         pad(state.x, spring_tiles_.tile_count(), padded_x_);
       }
-      for (int it = 0; it < ctx.xpbd_iterations; ++it) {
-        project_constraints(state, model, ctx.spring_grab(), h, ctx.pcg.threads);
+      for (int it = 0; it < ctx.solver->xpbd_iterations; ++it) {
+        project_constraints(state, model, ctx.kinematics.spring_grab(), h, ctx.solver->threads);
       }
       if (padded_) unpad_positions(state.x);
-      project_slides(state, ctx);  // before the velocities, which then only move along them
+      project_slides(state, ctx.kinematics);  // before the velocities, which then only move along them
 
       // Velocities from the positions (2016 Algorithm 1, line 13); pinned and kinematically
       // grabbed vertices keep the velocities enforce_pins_and_grab gave them (their positions did
@@ -329,13 +329,7 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
         if (inv_mass_[i] > 0) state.v[i] = (state.x[i] - x_prev_[i]) / h;
       }
     }
-    {
-      ScopedTimer timer(report.timings.collision_ms);
-      const CollisionStageResult c = resolve_collisions(state, x_prev_, model, ctx, ctx.time + (sub + 1) * h, h);
-      report.contacts = c.contacts;
-      report.self_contacts = c.self_contacts;
-    }
-    ++report.substeps;
+    end_substep(state, x_prev_, model, ctx, ctx.time + (sub + 1) * h, h, report);
   }
   report.timings.solve_ms = update_ms - report.timings.assembly_ms;
   return report;

@@ -7,7 +7,7 @@
 // Each substep of length h = dt / substeps:
 //   v += h f_ext / m,  x_pred = x + h v      (gravity, velocity damping, drag and wind; explicit)
 //   pins and a kinematic mouse grab placed kinematically (inverse mass 0)
-//   lambda = 0; for every constraint j, in order (Gauss-Seidel; StepContext::xpbd_iterations passes):
+//   lambda = 0; for every constraint j, in order (Gauss-Seidel; SolverSettings::xpbd_iterations passes):
 //     dlambda = (-C - alpha~ lambda - gamma grad C . (x - x_n)) / ((1 + gamma) grad C W grad C^T + alpha~)
 //     x += W grad C^T dlambda,  lambda += dlambda          (2016 eqs. 18 and 26; W = M^-1)
 //     alpha~ = alpha / h^2,  gamma = alpha beta / h
@@ -61,7 +61,7 @@ class XpbdIntegrator final : public Integrator {
   static constexpr int kTileVertices = 2048;
 
   /// Springs updated together: eight, two AVX registers per quantity (four and sixteen were
-  /// slower, bench/README.md session 27).
+  /// slower in BM_Frame/xpbd-4x10).
   static constexpr int kLanes = 8;
   using Lanes = Eigen::Array<double, kLanes, 1>;
   /// kLanes spring constraints of one vertex-disjoint group in the form their update needs, one

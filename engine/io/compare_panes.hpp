@@ -1,7 +1,7 @@
 #pragma once
 // Side-by-side comparison: one scene run 2..4 times at once, each copy (a "pane") with its own
 // overrides of the scene's fields -- explicit vs implicit at the same time step, a stiffness or a
-// damping sweep. It is the classroom form of Baraff & Witkin's claim (seed 001, section 1): the
+// damping sweep. It is the classroom form of Baraff & Witkin's claim (1998, section 1): the
 // implicit method takes steps at which the explicit one blows up.
 #include <string>
 #include <vector>

@@ -30,7 +30,7 @@ nlohmann::json RunStats::to_json(const Simulation& sim) const {
   // Explicit integrators solve no linear system: then there is no CG count to report (null).
   const double cg = sim.mean_solver_iterations();
   doc["cg_iterations_mean"] = cg >= 0 ? nlohmann::json(cg) : nlohmann::json(nullptr);
-  doc["cg_residual_last"] = sim.last_report().solver_residual;
+  doc["cg_residual_last"] = sim.last_report().integration.solver_residual;
   doc["instabilities"] = sim.instabilities();
   doc["rejected_steps"] = sim.rejected_steps();
   doc["adaptive"] = sim.solver().adaptive;

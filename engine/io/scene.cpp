@@ -11,6 +11,9 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/parameter.hpp"
+#include "model/material_parameters.hpp"
+#include "integrators/solver_settings.hpp"
 #include "model/material_presets.hpp"
 #include "collision/mesh_collider.hpp"
 #include "core/parallel.hpp"
@@ -20,12 +23,6 @@ namespace cloth {
 using nlohmann::json;
 
 namespace {
-
-std::string fmt(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
 
 // Typed, range-checked access to one JSON object; errors and warnings name the dotted key.
 class Fields {
@@ -51,6 +48,7 @@ class Fields {
     used_.insert(key);
     return obj_.at(key);
   }
+  const std::string& path() const { return path_; }
   std::string join(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
 
   double number(const std::string& key, double fallback, double lo, double hi, const char* unit) {
@@ -58,10 +56,7 @@ class Fields {
     const json& v = obj_.at(key);
     if (!v.is_number()) throw InputError(join(key) + " must be a number (" + unit + ")");
     const double d = v.get<double>();
-    if (!std::isfinite(d) || d < lo || d > hi) {
-      throw InputError(join(key) + " must be in [" + fmt(lo) + ", " + fmt(hi) + "] " + unit +
-                       ", got " + fmt(d));
-    }
+    if (!std::isfinite(d) || d < lo || d > hi) throw out_of_range(join(key), {.key = "", .unit = unit, .lo = lo, .hi = hi}, d);
     return d;
   }
   int integer(const std::string& key, int fallback, int lo, int hi) {
@@ -98,7 +93,7 @@ class Fields {
     Eigen::Matrix<double, N, 1> out;
     for (int k = 0; k < N; ++k) {
       if (!v[k].is_number() || !std::isfinite(v[k].get<double>()) || std::abs(v[k].get<double>()) > limit) {
-        throw InputError(join(key) + " must hold finite numbers of magnitude at most " + fmt(limit) + " " + unit);
+        throw InputError(join(key) + " must hold finite numbers of magnitude at most " + format_number(limit) + " " + unit);
       }
       out[k] = v[k].get<double>();
     }
@@ -114,6 +109,39 @@ class Fields {
 };
 
 constexpr double kMaxCoordinate = 1e4;  // m: scenes are room-sized
+
+// Reads each declared parameter (core/parameter.hpp) present in `fields`; absent ones keep their
+// value.
+struct ReadParameters {
+  Fields& f;
+  void operator()(double& x, const ParamInfo& p) const { x = f.number(p.key, x, p.lo, p.hi, p.unit); }
+  void operator()(int& x, const ParamInfo& p) const { x = f.integer(p.key, x, int(p.lo), int(p.hi)); }
+  void operator()(bool& x, const ParamInfo& p) const { x = f.boolean(p.key, x); }
+  void operator()(Vec3& x, const ParamInfo& p) const {
+    x = f.vector<3>(p.key, x, std::max(std::abs(p.lo), std::abs(p.hi)), p.unit);
+    RangeCheck{section()}(x, p);
+  }
+  void operator()(Pair<double> x, const ParamInfo& p) const {
+    const Vec2 read = f.vector<2>(p.key, Vec2(x.a, x.b), std::max(std::abs(p.lo), std::abs(p.hi)), p.unit);
+    x.a = read.x();
+    x.b = read.y();
+    RangeCheck{section()}(x, p);
+  }
+  template <class E>
+    requires std::is_enum_v<E>
+  void operator()(E& x, const ParamInfo& p) const {
+    x = value_named<E>(f.string(p.key, name_of(x)), f.join(p.key));
+  }
+  void operator()(Switchable<double> s, const ParamInfo& p) const { (*this)(s.value, p); }
+  void operator()(Direction<Vec3> d, const ParamInfo& p) const {
+    d.value = unit_direction(f.vector<3>(p.key, d.value, 1e6, ""), f.join(p.key));
+  }
+  void operator()(Choice<std::string> c, const ParamInfo& p) const {
+    c.value = f.string(p.key, c.value);
+    RangeCheck{section()}(c, p);
+  }
+  const std::string& section() const { return f.path(); }
+};
 
 RestMesh parse_mesh(const json& node, const std::string& source_dir, std::vector<std::string>& warnings) {
   Fields f(node, "cloth.mesh", warnings);
@@ -182,24 +210,7 @@ SpringMaterial parse_material(const json& node, ModelType model, std::vector<std
     const std::string name = f.string("preset", "");
     m = model == ModelType::Breen ? breen_fabric_material(name) : material_preset(name);
   }
-  m.density = f.number("density", m.density, 1e-4, 100, "kg/m^2");
-  m.stretch = f.number("stretch", m.stretch, 0, 1e8, "N/m");
-  m.shear = f.number("shear", m.shear, 0, 1e8, "N/m");
-  m.bending = f.number("bending", m.bending, 0, 10, "N*m");
-  m.damping = f.number("damping", m.damping, 0, 1e4, "N*s/m");
-  m.velocity_damping = f.number("velocity_damping", m.velocity_damping, 0, 1e3, "1/s");
-  m.bending_damping = f.number("bending_damping", m.bending_damping, 0, 10, "N*m*s");
-  m.area_stiffness = f.number("area_stiffness", m.area_stiffness, 0, 1e8, "N/m");
-  m.diagonal_ratio = f.number("diagonal_ratio", m.diagonal_ratio, 0, 10, "");
-  m.buckling = f.number("buckling", m.buckling, 0, 1, "m^2");
-  const Vec2 b = f.vector<2>("rest_stretch", Vec2(m.rest_stretch_u, m.rest_stretch_v), 10, "");
-  const Vec2 k = f.vector<2>("bend_anisotropy", Vec2(m.bend_k_u, m.bend_k_v), 1e3, "");
-  if (b.minCoeff() < 0.1) throw InputError("cloth.material.rest_stretch must be two factors in [0.1, 10]");
-  if (k.minCoeff() < 0) throw InputError("cloth.material.bend_anisotropy must be two factors >= 0");
-  m.rest_stretch_u = b.x();
-  m.rest_stretch_v = b.y();
-  m.bend_k_u = k.x();
-  m.bend_k_v = k.y();
+  visit_material(ReadParameters{f}, m);
   if (f.has("density_pattern")) m.density_pattern = parse_density_pattern(f.at("density_pattern"), warnings);
   return m;
 }
@@ -230,7 +241,7 @@ Vec3 unit_vector(Fields& f, const std::string& key, const Vec3& fallback) {
 MotionPath parse_motion(const json& node, const std::string& key, std::vector<std::string>& warnings) {
   Fields f(node, key, warnings);
   MotionPath m;
-  m.kind = motion_kind_from_name(f.string("type", "fixed"));
+  m.kind = value_named<MotionPath::Kind>(f.string("type", "fixed"), key + ".type");
   m.velocity = f.vector<3>("velocity", m.velocity, 1e3, "m/s");
   m.amplitude = f.number("amplitude", m.amplitude, 0, 1e3, "m");
   m.period = f.number("period", m.period, 1e-3, 1e6, "s");
@@ -351,46 +362,6 @@ Collider parse_collider(const json& node, const std::string& key, const std::str
   return c;
 }
 
-// The modified PCG's preconditioner (B&W section 5.3) by its scene name.
-}  // namespace
-
-const char* preconditioner_name(Preconditioner p) {
-  switch (p) {
-    case Preconditioner::diagonal: return "diagonal";
-    case Preconditioner::block_jacobi: return "block-jacobi";
-    case Preconditioner::incomplete_cholesky: return "incomplete-cholesky";
-    case Preconditioner::two_level: return "two-level";
-  }
-  return "incomplete-cholesky";
-}
-
-namespace {
-
-Preconditioner preconditioner_from_name(const std::string& name) {
-  if (name == "diagonal") return Preconditioner::diagonal;
-  if (name == "block-jacobi") return Preconditioner::block_jacobi;
-  if (name == "incomplete-cholesky") return Preconditioner::incomplete_cholesky;
-  if (name == "two-level") return Preconditioner::two_level;
-  throw InputError("solver.preconditioner must be diagonal, block-jacobi, incomplete-cholesky or two-level, got \"" +
-                   name + "\"");
-}
-
-WindField parse_wind(const json& node, std::vector<std::string>& warnings) {
-  Fields f(node, "forces.wind", warnings);
-  WindField w;
-  w.type = wind_type_from_name(f.string("type", "constant"));
-  w.speed = f.number("speed", w.speed, -200, 200, "m/s");
-  const Vec3 d = f.vector<3>("direction", w.direction, 1e6, "");
-  if (d.norm() < 1e-9) throw InputError("forces.wind.direction must not be zero");
-  // A unit vector is kept as written: normalising it again can change its last bit, and a saved
-  // scene (scene_writer.hpp) must load to the very same run.
-  w.direction = std::abs(d.norm() - 1.0) <= 1e-15 ? d : d.normalized();
-  w.frequency = f.number("frequency", w.frequency, -1e3, 1e3, "rad/s");
-  w.wavenumber = f.number("wavenumber", w.wavenumber, -1e3, 1e3, "rad/m");
-  w.gust = f.number("gust", w.gust, 0, 1, "");
-  return w;
-}
-
 }  // namespace
 
 Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<std::string>& warnings) {
@@ -405,24 +376,20 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
     if (!c.has("mesh")) throw InputError("cloth.mesh is required (a grid or an obj path)");
     scene.mesh = parse_mesh(c.at("mesh"), source_dir, warnings);
     const std::string model = c.string("model", "springs");
-    scene.model = model_type_from_name(model);
+    scene.model = value_named<ModelType>(model, "cloth.model");
     if (c.has("material")) scene.material = parse_material(c.at("material"), scene.model, warnings);
     if (c.has("pins")) scene.pins = parse_pins(c.at("pins"), warnings);
     if (c.has("slides")) scene.slides = parse_slides(c.at("slides"), warnings);
+    // A self_collision or tearing object switches it on unless it says "enabled": false.
     if (c.has("self_collision")) {
       Fields sc(c.at("self_collision"), "cloth.self_collision", warnings);
-      SelfCollisionSettings& s = scene.self_collision;
-      s.enabled = sc.boolean("enabled", true);
-      s.thickness = sc.number("thickness", s.thickness, 1e-5, 0.1, "m");
-      s.friction = sc.number("friction", s.friction, 0, 10, "");
-      s.passes = sc.integer("passes", s.passes, 1, 100);
+      scene.self_collision.enabled = true;
+      visit_self_collision(ReadParameters{sc}, scene.self_collision);
     }
     if (c.has("tearing")) {
       Fields tf(c.at("tearing"), "cloth.tearing", warnings);
-      scene.tearing.enabled = tf.boolean("enabled", true);
-      scene.tearing.threshold = tf.number("threshold", scene.tearing.threshold, 1e-3, 10, "");
-      scene.tearing.max_breaks_per_frame =
-          tf.integer("max_breaks_per_frame", scene.tearing.max_breaks_per_frame, 1, 100000);
+      scene.tearing.enabled = true;
+      visit_tearing(ReadParameters{tf}, scene.tearing);
     }
   }
   if (top.has("colliders")) {
@@ -441,40 +408,24 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
   }
   if (top.has("forces")) {
     Fields f(top.at("forces"), "forces", warnings);
-    scene.forces.gravity = f.vector<3>("gravity", scene.forces.gravity, 1000, "m/s^2");
-    scene.forces.drag = f.number("drag", scene.forces.drag, 0, 1e4, "N*s/m^3");
-    if (f.has("wind")) scene.forces.wind = parse_wind(f.at("wind"), warnings);
+    visit_forces(ReadParameters{f}, scene.forces);
+    if (f.has("wind")) {
+      Fields w(f.at("wind"), "forces.wind", warnings);
+      scene.forces.wind.type = WindField::Type::Constant;  // a wind object blows unless it says
+      visit_wind(ReadParameters{w}, scene.forces.wind);
+    }
   }
   // Threads are the machine's, not the scene's: all of them unless the file asks for fewer (the
   // results are the same bits for every count, parallel.hpp).
-  scene.solver.threads = std::min(available_threads(), kMaxThreads);
+  scene.solver.threads = machine_threads();
   if (top.has("solver")) {
     Fields f(top.at("solver"), "solver", warnings);
-    if (const int threads = f.integer("threads", 0, 0, kMaxThreads); threads > 0) scene.solver.threads = threads;
-    scene.solver.integrator = f.string("integrator", scene.solver.integrator);
-    scene.solver.dt = f.number("dt", scene.solver.dt, 1e-7, 1.0, "s");
-    scene.solver.substeps = f.integer("substeps", scene.solver.substeps, 1, 10000);
-    scene.solver.tolerance = f.number("tolerance", scene.solver.tolerance, 1e-14, 0.5, "");
-    scene.solver.max_iterations = f.integer("max_iterations", scene.solver.max_iterations, 1, 100000);
-    scene.solver.strain_limit = f.number("strain_limit", scene.solver.strain_limit, -1, 10, "");
-    scene.solver.direct_solve = f.boolean("direct_solve", scene.solver.direct_solve);
-    if (f.has("preconditioner")) {
-      scene.solver.preconditioner = preconditioner_from_name(f.string("preconditioner", ""));
-    }
-    scene.solver.newton_iterations =
-        f.integer("newton_iterations", scene.solver.newton_iterations, 1, 20);
-    scene.solver.xpbd_iterations = f.integer("xpbd_iterations", scene.solver.xpbd_iterations, 1, 1000);
-    scene.solver.adaptive = f.boolean("adaptive", scene.solver.adaptive);
-    scene.solver.max_stretch_change =
-        f.number("max_stretch_change", scene.solver.max_stretch_change, 1e-6, 10, "");
-    make_integrator(scene.solver.integrator);  // rejects unknown / not yet built names now
+    visit_solver(ReadParameters{f}, scene.solver);
+    if (scene.solver.threads == 0) scene.solver.threads = machine_threads();
   }
   if (top.has("camera")) {
     Fields f(top.at("camera"), "camera", warnings);
-    scene.camera.target = f.vector<3>("target", scene.camera.target, kMaxCoordinate, "m");
-    scene.camera.distance = f.number("distance", scene.camera.distance, 0.01, 1e4, "m");
-    scene.camera.yaw_deg = f.number("yaw_deg", scene.camera.yaw_deg, -360, 360, "deg");
-    scene.camera.pitch_deg = f.number("pitch_deg", scene.camera.pitch_deg, -89, 89, "deg");
+    visit_camera(ReadParameters{f}, scene.camera);
   }
   if (top.has("compare")) scene.compare = parse_compare(top.at("compare"));
   return scene;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "collision/collider.hpp"
+#include "core/parameter.hpp"
 #include "io/compare_panes.hpp"
 #include "elements/material.hpp"
 #include "mesh/mesh.hpp"
@@ -29,7 +30,8 @@ struct PinSpec : VertexSelector {
   int collider = -1;  ///< >= 0: follows this collider's motion (attached to a moving solid)
 };
 
-/// Vertices held on a line or in a plane (seed 004's shower curtain: rings on a rod).
+/// Vertices held on a line or in a plane (the implicit cloth project's shower curtain: rings on a
+/// rod).
 struct SlideSpec : VertexSelector {
   SlideConstraint::Kind kind = SlideConstraint::Kind::Line;
   std::optional<Vec3> point;  ///< a point of the line / plane; unset = each vertex's rest place, m
@@ -42,6 +44,16 @@ struct CameraSpec {
   double yaw_deg = 30;            ///< about +y, degrees
   double pitch_deg = 25;          ///< above the horizon, degrees
 };
+
+/// Calls v(field, ParamInfo) for each parameter of "camera" (the app's view; the panel has no
+/// widgets for it: the mouse moves the camera).
+template <class Visitor, class Camera>
+void visit_camera(Visitor&& v, Camera& c) {
+  v(c.target, {.key = "target", .unit = "m", .lo = -1e4, .hi = 1e4, .tip = "The point the camera orbits"});
+  v(c.distance, {.key = "distance", .unit = "m", .lo = 0.01, .hi = 1e4, .tip = "From the target"});
+  v(c.yaw_deg, {.key = "yaw_deg", .unit = "deg", .lo = -360, .hi = 360, .tip = "About +y"});
+  v(c.pitch_deg, {.key = "pitch_deg", .unit = "deg", .lo = -89, .hi = 89, .tip = "Above the horizon"});
+}
 
 struct Scene {
   std::string name = "untitled";
@@ -80,9 +92,6 @@ nlohmann::json load_scene_document(const std::string& path, const std::vector<st
 
 /// The folder a scene file's relative mesh paths resolve from ("." for a bare file name).
 std::string scene_source_dir(const std::string& path);
-
-/// The scene-file name of a preconditioner ("diagonal", "block-jacobi", "incomplete-cholesky").
-const char* preconditioner_name(Preconditioner p);
 
 /// Reads a scene file, applies the overrides in order, parses it. Throws InputError.
 Scene load_scene(const std::string& path, const std::vector<std::string>& overrides,

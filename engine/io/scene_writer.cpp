@@ -8,6 +8,8 @@
 #include <variant>
 
 #include "core/error.hpp"
+#include "io/parameter_json.hpp"
+#include "model/material_parameters.hpp"
 
 namespace cloth {
 
@@ -17,19 +19,16 @@ namespace {
 
 json vec(const Vec3& v) { return json::array({v.x(), v.y(), v.z()}); }
 
+// One section's declared parameters (core/parameter.hpp) as a JSON object.
+template <class Settings, class Visit>
+json section_json(const Settings& settings, Visit visit) {
+  json j = json::object();
+  visit(WriteParameters{j}, settings);
+  return j;
+}
+
 json material_json(const SpringMaterial& m) {
-  json j = {{"density", m.density},
-            {"stretch", m.stretch},
-            {"shear", m.shear},
-            {"bending", m.bending},
-            {"damping", m.damping},
-            {"velocity_damping", m.velocity_damping},
-            {"bending_damping", m.bending_damping},
-            {"area_stiffness", m.area_stiffness},
-            {"diagonal_ratio", m.diagonal_ratio},
-            {"buckling", m.buckling},
-            {"rest_stretch", {m.rest_stretch_u, m.rest_stretch_v}},
-            {"bend_anisotropy", {m.bend_k_u, m.bend_k_v}}};
+  json j = section_json(m, [](auto&& v, const auto& s) { visit_material(v, s); });
   const DensityPattern& p = m.density_pattern;
   if (p.kind != DensityPattern::Kind::None) {
     j["density_pattern"] = {{"type", p.kind == DensityPattern::Kind::Stripes ? "stripes" : "checker"},
@@ -39,34 +38,6 @@ json material_json(const SpringMaterial& m) {
                             {"factor", p.factor}};
   }
   return j;
-}
-
-json solver_json(const SolverSettings& s) {
-  return {{"integrator", s.integrator},
-          {"dt", s.dt},
-          {"substeps", s.substeps},
-          {"tolerance", s.tolerance},
-          {"max_iterations", s.max_iterations},
-          {"strain_limit", s.strain_limit},
-          {"direct_solve", s.direct_solve},
-          {"preconditioner", preconditioner_name(s.preconditioner)},
-          {"newton_iterations", s.newton_iterations},
-          {"xpbd_iterations", s.xpbd_iterations},
-          {"adaptive", s.adaptive},
-          {"max_stretch_change", s.max_stretch_change}};
-}
-
-json forces_json(const ExternalForces& f) {
-  const WindField& w = f.wind;
-  return {{"gravity", vec(f.gravity)},
-          {"drag", f.drag},
-          {"wind",
-           {{"type", wind_type_name(w.type)},
-            {"speed", w.speed},
-            {"direction", vec(w.direction)},
-            {"frequency", w.frequency},
-            {"wavenumber", w.wavenumber},
-            {"gust", w.gust}}}};
 }
 
 /// cloth.pins: what `sim` pins now, in `base`'s words where they still hold. A pin is saved at
@@ -140,22 +111,17 @@ json scene_document(const json& base, const std::string& source_dir, const Simul
   absolute_path(cloth["mesh"], "obj", source_dir);
   if (doc.contains("colliders"))
     for (json& c : doc["colliders"]) absolute_path(c, "path", source_dir);
-  cloth["model"] = model_type_name(sim.model().type);
+  cloth["model"] = name_of(sim.model().type);
   cloth["material"] = material_json(sim.model().material);
   cloth["pins"] = pins_json(base.at("cloth"), parsed, sim);
-  const SelfCollisionSettings& sc = sim.self_collision();
-  cloth["self_collision"] = {
-      {"enabled", sc.enabled}, {"thickness", sc.thickness}, {"friction", sc.friction}, {"passes", sc.passes}};
-  const TearSettings& t = sim.tearing();
-  cloth["tearing"] = {
-      {"enabled", t.enabled}, {"threshold", t.threshold}, {"max_breaks_per_frame", t.max_breaks_per_frame}};
+  cloth["self_collision"] = section_json(sim.self_collision(), [](auto&& v, const auto& s) { visit_self_collision(v, s); });
+  cloth["tearing"] = section_json(sim.tearing(), [](auto&& v, const auto& s) { visit_tearing(v, s); });
   for (size_t k = 0; k < sim.colliders().size(); ++k) update_collider(doc["colliders"][k], sim.colliders()[k]);
-  doc["forces"] = forces_json(sim.external_forces());
-  doc["solver"] = solver_json(sim.solver());
-  doc["camera"] = {{"target", vec(camera.target)},
-                   {"distance", camera.distance},
-                   {"yaw_deg", camera.yaw_deg},
-                   {"pitch_deg", camera.pitch_deg}};
+  doc["forces"] = section_json(sim.external_forces(), [](auto&& v, const auto& s) { visit_forces(v, s); });
+  doc["forces"]["wind"] = section_json(sim.external_forces().wind, [](auto&& v, const auto& s) { visit_wind(v, s); });
+  doc["solver"] = section_json(sim.solver(), [](auto&& v, const auto& s) { visit_solver(v, s); });
+  doc["solver"].erase("threads");  // the machine's, not the scene's
+  doc["camera"] = section_json(camera, [](auto&& v, const auto& s) { visit_camera(v, s); });
   return doc;
 }
 

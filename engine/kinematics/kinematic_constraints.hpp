@@ -1,8 +1,8 @@
 #pragma once
-// Vertices whose motion is prescribed in one, two or three dimensions (B&W section 5.1): pins
-// that follow a scripted path, and vertices that may only slide along a line or in a plane (seed
-// 004's shower curtain: rings on a rod). Static pins stay in Simulation's pinned / pin_positions
-// arrays; these are the extra kinds.
+// Vertices whose motion is prescribed in one, two or three dimensions (B&W section 5.1): pins that
+// follow a scripted path, and vertices that may only slide along a line or in a plane (the implicit
+// cloth project's shower curtain: rings on a rod). Static pins stay in Simulation's pinned /
+// pin_positions arrays; these are the extra kinds.
 #include <vector>
 
 #include "kinematics/motion_path.hpp"

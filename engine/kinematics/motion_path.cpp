@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "core/error.hpp"
 
 namespace cloth {
 namespace {
@@ -77,27 +76,6 @@ Vec3 MotionPath::velocity_at(double t) const {
     }
   }
   return Vec3::Zero();
-}
-
-MotionPath::Kind motion_kind_from_name(const std::string& name) {
-  using K = MotionPath::Kind;
-  for (K k : {K::Fixed, K::Linear, K::Oscillate, K::Circle, K::FigureEight, K::Wander}) {
-    if (name == motion_kind_name(k)) return k;
-  }
-  throw InputError("unknown motion \"" + name +
-                   "\" (fixed, linear, oscillate, circle, figure-eight, wander)");
-}
-
-const char* motion_kind_name(MotionPath::Kind kind) {
-  switch (kind) {
-    case MotionPath::Kind::Fixed: return "fixed";
-    case MotionPath::Kind::Linear: return "linear";
-    case MotionPath::Kind::Oscillate: return "oscillate";
-    case MotionPath::Kind::Circle: return "circle";
-    case MotionPath::Kind::FigureEight: return "figure-eight";
-    case MotionPath::Kind::Wander: return "wander";
-  }
-  return "?";
 }
 
 }  // namespace cloth

@@ -1,10 +1,10 @@
 #pragma once
 // Scripted motion of a pin or a solid: a translation offset(t) from where it starts, with its
-// velocity. Seed 004's "waving handkerchief" (a vertex moving on a path) and moving colliders use
-// it. Every path starts at offset(0) = 0, so a pin or a solid starts where the scene put it.
+// velocity. The implicit cloth project's "waving handkerchief" (a vertex moving on a path) and
+// moving colliders use it. Every path starts at offset(0) = 0, so a pin or a solid starts where the
+// scene put it.
 #include <cstdint>
-#include <string>
-
+#include "core/enum_names.hpp"
 #include "core/vec.hpp"
 
 namespace cloth {
@@ -31,8 +31,16 @@ struct MotionPath {
   Vec3 velocity_at(double t) const;  ///< d offset / dt, m/s
 };
 
-/// "fixed", "linear", "oscillate", "circle", "figure-eight", "wander"; throws InputError otherwise.
-MotionPath::Kind motion_kind_from_name(const std::string& name);
-const char* motion_kind_name(MotionPath::Kind kind);
+inline constexpr NamedValue<MotionPath::Kind> kMotionKindNames[] = {
+    {MotionPath::Kind::Fixed, "fixed"},
+    {MotionPath::Kind::Linear, "linear"},
+    {MotionPath::Kind::Oscillate, "oscillate"},
+    {MotionPath::Kind::Circle, "circle"},
+    {MotionPath::Kind::FigureEight, "figure-eight"},
+    {MotionPath::Kind::Wander, "wander"},
+};
+constexpr std::span<const NamedValue<MotionPath::Kind>> value_names(MotionPath::Kind) {
+  return kMotionKindNames;
+}
 
 }  // namespace cloth

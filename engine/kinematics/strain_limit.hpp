@@ -1,6 +1,7 @@
 #pragma once
-// Provot's deformation constraint (1995; seed 003 "Provot": elongation "arbitrarily limited to
-// 10%") and the Verlet report's "constraint method" (seed 002 section 4, which moves both ends
+// Provot's deformation constraint (1995; Karthikeyan & Ranganathan 1998, "Provot": elongation
+// "arbitrarily limited to 10%") and the Verlet report's "constraint method" (Yu, section 4, which
+// moves both ends
 // of a spring back to exactly its rest length): after an explicit step, every mesh edge longer
 // than (1 + max_strain) x rest is shortened to that length by moving its ends towards each other
 // (half each; all of it on the free end if the other is pinned). Velocities follow the positions

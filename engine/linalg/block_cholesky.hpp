@@ -4,7 +4,7 @@
 // aggregate, its rigid motions). Eigen's SimplicialLLT works one scalar at a time through index
 // arrays; here every operation is a fixed-size N x N product, which is what made the coarse
 // level's factorisation and its solve (forward and backward, every CG iteration) cheaper
-// (bench/README.md).
+// (BM_SolvePart/coarse-factor, coarse-apply).
 //
 // Up-looking (row by row) Cholesky, as in Davis, "Direct Methods for Sparse Linear Systems"
 // (2006), section 4.7 (cs_chol), on blocks: row k of L solves the triangular system

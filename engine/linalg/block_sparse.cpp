@@ -35,7 +35,7 @@ BlockSparseMatrix::BlockSparseMatrix(int blocks, const std::vector<std::pair<int
     p.row_start.push_back(static_cast<int>(p.cols.size()));
   }
   // Grown by push_back, they may hold up to twice their size; a pattern lives as long as its
-  // topology, so it gives the excess back (bench/README.md, session 31: peak memory).
+  // topology, so it gives the excess back (peak memory: BM_Frame's heap_mib).
   p.row_start.shrink_to_fit();
   p.cols.shrink_to_fit();
   if (storage == Storage::symmetric && !p.cols.empty()) {

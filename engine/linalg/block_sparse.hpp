@@ -6,7 +6,7 @@
 // A, eq. 16) may keep only its blocks on and above the diagonal, each block below being its
 // mirror's transpose: 7 of a grid cloth's 13 blocks per row, about half the memory and half the
 // assembly's writes, for a product that gathers the blocks below from earlier rows (measured
-// 4-8% slower at 128², ~20% at 256²: bench/README.md, session 22).
+// 4-8% slower at 128², ~20% at 256²: BM_SolvePart/product, BM_Frame).
 #include <cassert>
 #include <memory>
 #include <utility>

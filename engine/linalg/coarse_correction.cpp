@@ -274,7 +274,7 @@ void CoarseCorrection::assemble(const BlockSparseMatrix& A, const VertexConstrai
   // [m I, -[Σ r_i]x; [Σ r_i]x, J] with Σ r_i = 0 (arms about the centroid, up to rounding) and
   // J = Σ (|r_i|² I - r_i r_i^T), the patch's inertia: only a rotation can be null (arms zero,
   // or members on one line), and J's closed-form 3 x 3 eigenvalues tell without the 6 x 6
-  // products and eigen-decomposition (bench/README.md, session 25).
+  // products and eigen-decomposition (BM_SolvePart/coarse-factor).
   parallel_tasks(aggregates(), threads, worth_it, [&](int a) {
     if (rotations_free(a, c)) return;
     Block free_directions = Block::Zero();

@@ -2,7 +2,7 @@
 // The coarse level of a two-level preconditioner for the modified PCG (B&W section 5.3): IC(0)
 // damps what varies from vertex to vertex, but the slow part of the error is smooth across the
 // sheet (A ≈ h^2 K is a 2D elasticity operator, its condition grows with the grid), and one-level
-// methods need more iterations the finer the grid (bench/README.md: 20 at 16², 202 at 128²).
+// methods need more iterations the finer the grid (about as the grid's side: BM_Preconditioner).
 // Here the vertices are grouped into aggregates (vertices within three pattern steps of a seed:
 // about 40 vertices, 6 x 6 to 7 x 7, on a springs grid), each may move as a rigid patch,
 // and that coarse problem is solved exactly:
@@ -18,7 +18,7 @@
 // preconditioner returns; a coarse direction that every vertex of its aggregate has constrained
 // (a null direction of Σ T_i^T S_i T_i: pins, all members sliding on one plane, tilted or not, or
 // a rotation of a one-vertex patch) is zero in P, and gets the identity on A_c's diagonal.
-// The role of the coarse grid is that of Feynman's grid hierarchy in the static drape (issue 5):
+// The role of the coarse grid is that of Feynman's grid hierarchy in the static drape (multigrid):
 // the long-wavelength part of the answer in a few unknowns.
 #include <memory>
 #include <vector>

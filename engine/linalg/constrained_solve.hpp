@@ -4,8 +4,9 @@
 // is the prescribed change of velocity along them.
 #include <vector>
 
+#include "core/enum_names.hpp"
 #include "linalg/block_sparse.hpp"
-#include "model/state.hpp"
+#include "core/vec.hpp"
 
 namespace cloth {
 
@@ -46,11 +47,26 @@ struct VertexConstraints {
 /// neighbouring vertices. `two_level` adds to IC(0) a coarse correction on aggregates of vertices
 /// (coarse_correction.hpp), which removes the growth of the iterations with the grid.
 enum class Preconditioner { diagonal, block_jacobi, incomplete_cholesky, two_level };
+inline constexpr NamedValue<Preconditioner> kPreconditionerNames[] = {
+    {Preconditioner::diagonal, "diagonal"},
+    {Preconditioner::block_jacobi, "block-jacobi"},
+    {Preconditioner::incomplete_cholesky, "incomplete-cholesky"},
+    {Preconditioner::two_level, "two-level"},
+};
+constexpr std::span<const NamedValue<Preconditioner>> value_names(Preconditioner) {
+  return kPreconditionerNames;
+}
 
 struct PcgSettings {
-  double tolerance = 1e-6;   ///< epsilon of section 5.3: stop when the filtered residual is below eps |b|
+  /// epsilon of section 5.3: stop when the filtered residual is below eps |b|. The implicit step's
+  /// default (SolverSettings takes its defaults from here): 1e-3 errs far less than halving the
+  /// step changes the motion (Implicit.DefaultCgToleranceErrsFarLessThanHalvingTheStepChanges), in
+  /// a third to a half of 1e-6's iterations (BM_Frame/implicit-stiff-2level-tol1e-6).
+  double tolerance = 1e-3;
   int max_iterations = 500;
-  Preconditioner preconditioner = Preconditioner::incomplete_cholesky;
+  /// Two-level: fewer iterations than IC(0) alone from about 51^2 vertices on, where frames cost
+  /// most (BM_Preconditioner, BM_Frame/implicit-2level).
+  Preconditioner preconditioner = Preconditioner::two_level;
   /// Start from z + S dv_in (the dv passed in, projected onto the free directions: e.g. the last
   /// step's dv) instead of B&W's dv = z. Ignored when dv's size is not A's. The stopping test
   /// stays relative to the filtered b, so the answer's accuracy does not depend on the guess.
@@ -77,7 +93,7 @@ struct TwoLevelFactors {
 /// The two-level preconditioner's factorisations of A into `work` (IC(0) and the coarse level),
 /// on up to `threads` threads. On two, IC(0)'s factorisation and the coarse level's assembly
 /// run side by side (each has a serial part that would leave a thread waiting), then the coarse
-/// Cholesky factorisation's two domains run on both (bench/README.md, sessions 26 and 30).
+/// Cholesky factorisation's two domains run on both (BM_SolvePart/both-factors/<n>/2).
 TwoLevelFactors factor_two_level(const BlockSparseMatrix& A, const VertexConstraints& c,
                                  const std::vector<Vec3>* positions, int threads, PcgWorkspace& work);
 

@@ -108,9 +108,10 @@ void BlockIncompleteCholesky::analyze(const BlockSparseMatrix& A) {
     }
     row_start_.push_back(static_cast<int>(cols_.size()));
   }
-  // The pattern changes size when weak bend springs come and go (leave_out: short steps at
-  // contact make them strong). Refilled by push_back, these vectors would keep the capacity of
-  // the largest pattern seen, up to twice its size (bench/README.md, session 31: peak memory).
+  // The pattern changes size when weak bend springs come and go (leave_out: short steps at contact
+  // make them strong). Refilled by push_back, these vectors would keep the capacity of the largest
+  // pattern seen, up to twice its size (tested:
+  // IncompleteCholesky.APatternThatShrinksAgainGivesItsMemoryBack).
   order_.shrink_to_fit();
   row_start_.shrink_to_fit();
   cols_.shrink_to_fit();

@@ -9,7 +9,7 @@
 // the filter S so that P^-1 maps filtered vectors to filtered vectors, as section 5.3 requires.
 //
 // A caller may leave some of A's blocks out of the factor's pattern (leave_out): the implicit
-// integrator leaves out the weak bend springs' couplings (bench/README.md, session 29).
+// integrator leaves out the weak bend springs' couplings (implicit_euler.cpp says why).
 //
 // Block-Jacobi only sees each vertex's own 3x3 block; the cloth's A is essentially h^2 K, a 2D
 // elasticity operator, and IC(0) also couples neighbours, which cuts the iterations.
@@ -30,7 +30,7 @@
 // contiguous rows instead of scattering. It is computed row by row (up-looking): each row of U is
 // summed in double from Ã's row and the earlier rows' single-precision blocks, so nothing but the
 // factor is stored per block, and which earlier rows update which blocks is found by merging
-// sorted rows as it goes rather than kept in a list (issue 9's memory target).
+// sorted rows as it goes rather than kept in a list (less memory per vertex).
 #include <array>
 #include <memory>
 #include <vector>

@@ -12,7 +12,7 @@ namespace cloth {
 /// out (d is positive definite exactly when its three pivots are positive), then
 /// d^-1 = L^-T L^-1: as accurate as Eigen's LLT, without its solve against the identity, which
 /// went through the dynamic-size triangular solver and took a seventh of IC(0)'s factorisation
-/// (bench/README.md, session 25). (The cofactor formula, faster still, was not taken: its error
+/// (BM_SolvePart/ic-factor). (The cofactor formula, faster still, was not taken: its error
 /// reached 1e-9 times the condition on random blocks, against 2e-16 times for this one.)
 inline bool invert_positive_definite(const Eigen::Matrix3d& d, Eigen::Matrix3d& inverse) {
   if (!d.allFinite()) return false;

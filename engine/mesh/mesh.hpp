@@ -1,6 +1,6 @@
 #pragma once
-// Rest meshes: a triangle mesh with rest (u, v) material coordinates (Baraff-Witkin section 2.1,
-// seed 001), produced either by the grid generator or from an OBJ file.
+// Rest meshes: a triangle mesh with rest (u, v) material coordinates (Baraff & Witkin 1998,
+// section 2.1), produced either by the grid generator or from an OBJ file.
 #include <array>
 #include <string>
 #include <vector>

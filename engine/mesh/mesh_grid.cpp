@@ -1,4 +1,5 @@
-// Grid generator: the regular lattice of seed 002 section 3, as a triangle mesh with rest (u, v).
+// Grid generator: the regular lattice of Yu's report (section 3), as a triangle mesh with
+// rest (u, v).
 #include <cmath>
 #include <string>
 

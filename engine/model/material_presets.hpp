@@ -26,7 +26,7 @@ SpringMaterial material_preset(const std::string& name);
 
 /// A Breen fabric (breen_preset: cotton, wool, polyester-cotton) as the material whose
 /// breen_curves_for gives it back: stretch = well scale C, bending = warp b1 (bend_k_v = weft / warp),
-/// shear = g1. Density and damping are the defaults (the seed gives none).
+/// shear = g1. Density and damping are the defaults (the tutorial gives none).
 SpringMaterial breen_fabric_material(const std::string& name);
 
 }  // namespace cloth

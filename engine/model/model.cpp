@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/density_pattern.hpp"
+#include "model/material_parameters.hpp"
 #include "core/error.hpp"
 
 namespace cloth {
@@ -14,8 +15,7 @@ namespace {
 
 void check(double value, const char* name, double lo, double hi, const char* unit) {
   if (!std::isfinite(value) || value < lo || value > hi) {
-    throw InputError(std::string("material.") + name + " must be in [" + std::to_string(lo) +
-                     ", " + std::to_string(hi) + "] " + unit + ", got " + std::to_string(value));
+    throw out_of_range(std::string("cloth.material.") + name, {.key = name, .unit = unit, .lo = lo, .hi = hi}, value);
   }
 }
 
@@ -50,42 +50,6 @@ std::vector<Edge> unique_edges(const RestMesh& mesh) {
 
 }  // namespace
 
-namespace {
-struct NamedModel {
-  ModelType type;
-  const char* name;
-};
-constexpr NamedModel kModelNames[] = {
-    {ModelType::Springs, "springs"},
-    {ModelType::BaraffWitkin, "baraff-witkin"},
-    {ModelType::EdgeArea, "edge-area"},
-    {ModelType::Feynman, "feynman"},
-    {ModelType::Breen, "breen"},
-};
-}  // namespace
-
-ModelType model_type_from_name(const std::string& name) {
-  std::string valid;
-  for (const NamedModel& m : kModelNames) {
-    if (name == m.name) return m.type;
-    valid += valid.empty() ? m.name : std::string(", ") + m.name;
-  }
-  throw InputError("cloth.model must be one of " + valid + ", got \"" + name + "\"");
-}
-
-const char* model_type_name(ModelType type) {
-  for (const NamedModel& m : kModelNames) {
-    if (m.type == type) return m.name;
-  }
-  return "?";
-}
-
-std::vector<ModelType> model_types() {
-  std::vector<ModelType> types;
-  for (const NamedModel& m : kModelNames) types.push_back(m.type);
-  return types;
-}
-
 BreenCurves breen_curves_for(const SpringMaterial& material) {
   BreenCurves c;
   c.name = "material";
@@ -98,25 +62,12 @@ BreenCurves breen_curves_for(const SpringMaterial& material) {
 
 void validate_material(const SpringMaterial& m) {
   // Ranges: generous physical bounds; outside them the input is a typo, not a fabric.
-  check(m.density, "density", 1e-4, 100.0, "kg/m^2");
-  check(m.stretch, "stretch", 0.0, 1e8, "N/m");
-  check(m.shear, "shear", 0.0, 1e8, "N/m");
-  check(m.bending, "bending", 0.0, 10.0, "N*m");
-  check(m.damping, "damping", 0.0, 1e4, "N*s/m");
-  check(m.velocity_damping, "velocity_damping", 0.0, 1e3, "1/s");
-  check(m.rest_stretch_u, "rest_stretch_u", 0.1, 10.0, "");
-  check(m.rest_stretch_v, "rest_stretch_v", 0.1, 10.0, "");
-  check(m.bend_k_u, "bend_k_u", 0.0, 1e3, "");
-  check(m.bend_k_v, "bend_k_v", 0.0, 1e3, "");
-  check(m.bending_damping, "bending_damping", 0.0, 10.0, "N*m*s");
-  check(m.area_stiffness, "area_stiffness", 0.0, 1e8, "N/m");
-  check(m.diagonal_ratio, "diagonal_ratio", 0.0, 10.0, "");
-  check(m.buckling, "buckling", 0.0, 1.0, "m^2");
+  visit_material(RangeCheck("cloth.material"), m);
   const DensityPattern& p = m.density_pattern;
   check(p.period, "density_pattern.period", 1e-4, 100.0, "m");
   check(p.width, "density_pattern.width", 0.0, p.period, "m");
   check(p.factor, "density_pattern.factor", 0.01, 100.0, "");
-  if (p.axis != 0 && p.axis != 1) throw InputError("material.density_pattern.axis must be u or v");
+  if (p.axis != 0 && p.axis != 1) throw InputError("cloth.material.density_pattern.axis must be u or v");
 }
 
 double ClothModel::total_mass() const {

@@ -11,24 +11,10 @@
 #include "elements/feynman_energy.hpp"
 #include "elements/material.hpp"
 #include "mesh/mesh.hpp"
+#include "model/model_type.hpp"
 #include "elements/springs.hpp"
 
 namespace cloth {
-
-/// The material models a cloth can use; each has its own element arrays.
-enum class ModelType {
-  Springs,       ///< Hooke springs of seed 002 (structural, shear, bend)
-  BaraffWitkin,  ///< stretch/shear per triangle and bend per edge, seed 001 section 4
-  EdgeArea,      ///< edge-length + triangle-area energy of seed 004 (+ B&W bending, its "extra")
-  Feynman,       ///< Feynman's buckling springs and angular bending, seed 000 sec. 5 (square grids)
-  Breen,         ///< Breen-House-Wozny particle energies, seed 003 (grid meshes)
-};
-
-/// "springs", "baraff-witkin", "edge-area", "feynman", "breen"; throws InputError for any other.
-ModelType model_type_from_name(const std::string& name);
-const char* model_type_name(ModelType type);
-/// Every model, in the order the UI lists them.
-std::vector<ModelType> model_types();
 
 /// A mesh edge with its rest length: what max_edge_strain measures, whatever the model.
 struct Edge {

@@ -14,16 +14,6 @@ struct ClothState {
   int vertex_count() const { return static_cast<int>(x.size()); }
 };
 
-/// Views a Vec3 array as a flat 3n vector (Vec3 has no padding: 3 contiguous doubles).
-inline Eigen::Map<Eigen::VectorXd> as_flat(std::vector<Vec3>& a) {
-  return Eigen::Map<Eigen::VectorXd>(a.empty() ? nullptr : a[0].data(),
-                                     3 * static_cast<Eigen::Index>(a.size()));
-}
-inline Eigen::Map<const Eigen::VectorXd> as_flat(const std::vector<Vec3>& a) {
-  return Eigen::Map<const Eigen::VectorXd>(a.empty() ? nullptr : a[0].data(),
-                                           3 * static_cast<Eigen::Index>(a.size()));
-}
-
 bool all_finite(const ClothState& s);
 
 }  // namespace cloth

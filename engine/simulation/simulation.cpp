@@ -10,47 +10,6 @@
 
 namespace cloth {
 
-namespace {
-constexpr double kMaxDt = 1.0;          // s: a "step" longer than this is a typo
-constexpr int kMaxSubsteps = 10000;
-}  // namespace
-
-void validate_solver(const SolverSettings& solver) {
-  if (!std::isfinite(solver.dt) || solver.dt <= 0 || solver.dt > kMaxDt) {
-    throw InputError("solver.dt must be in (0, 1] s, got " + std::to_string(solver.dt));
-  }
-  if (!std::isfinite(solver.tolerance) || solver.tolerance <= 0 || solver.tolerance >= 1) {
-    throw InputError("solver.tolerance must be in (0, 1), got " + std::to_string(solver.tolerance));
-  }
-  if (solver.max_iterations < 1 || solver.max_iterations > 100000) {
-    throw InputError("solver.max_iterations must be in [1, 100000], got " + std::to_string(solver.max_iterations));
-  }
-  if (!std::isfinite(solver.strain_limit) || solver.strain_limit > 10) {
-    throw InputError("solver.strain_limit must be at most 10 (negative = off), got " + std::to_string(solver.strain_limit));
-  }
-  if (solver.newton_iterations < 1 || solver.newton_iterations > 20) {
-    throw InputError("solver.newton_iterations must be in [1, 20], got " +
-                     std::to_string(solver.newton_iterations));
-  }
-  if (solver.xpbd_iterations < 1 || solver.xpbd_iterations > 1000) {
-    throw InputError("solver.xpbd_iterations must be in [1, 1000], got " +
-                     std::to_string(solver.xpbd_iterations));
-  }
-  if (!std::isfinite(solver.max_stretch_change) || solver.max_stretch_change <= 0 ||
-      solver.max_stretch_change > 10) {
-    throw InputError("solver.max_stretch_change must be in (0, 10], got " +
-                     std::to_string(solver.max_stretch_change));
-  }
-  if (solver.threads < 1 || solver.threads > kMaxThreads) {
-    throw InputError("solver.threads must be in [1, " + std::to_string(kMaxThreads) + "], got " +
-                     std::to_string(solver.threads));
-  }
-  if (solver.substeps < 1 || solver.substeps > kMaxSubsteps) {
-    throw InputError("solver.substeps must be in [1, " + std::to_string(kMaxSubsteps) + "], got " +
-                     std::to_string(solver.substeps));
-  }
-}
-
 Simulation::Simulation(ClothModel model, std::vector<Collider> colliders,
                        std::vector<int> pinned_vertices, SolverSettings solver, Vec3 gravity)
     : model_(std::move(model)), colliders_(std::move(colliders)),
@@ -76,7 +35,7 @@ void Simulation::check_supported(const std::string& integrator, ModelType type) 
   // and Baraff-Witkin's energies have that form.
   if (integrator == "xpbd" && type != ModelType::Springs && type != ModelType::BaraffWitkin) {
     throw InputError(std::string("integrator xpbd supports the springs and baraff-witkin models, not ") +
-                     model_type_name(type));
+                     name_of(type));
   }
 }
 
@@ -84,14 +43,16 @@ void Simulation::set_model_type(ModelType type) {
   if (type == model_.type) return;
   check_supported(solver_.integrator, type);
   if (tearing_.enabled && !model_supports_tearing(type)) {
-    throw InputError(std::string("model ") + model_type_name(type) + " cannot tear: turn tearing off first");
+    throw InputError(std::string("model ") + name_of(type) + " cannot tear: turn tearing off first");
   }
   model_ = build_model(model_.mesh, model_.material, type);  // throws before anything changes
   breakable_edges_.clear();
 }
 
-void Simulation::set_solver(const SolverSettings& solver) {
-  validate_solver(solver);
+void Simulation::set_solver(const SolverSettings& settings) {
+  validate_solver(settings);
+  SolverSettings solver = settings;
+  if (solver.threads == 0) solver.threads = machine_threads();
   check_supported(solver.integrator, model_.type);
   if (!integrator_ || solver.integrator != solver_.integrator) {
     integrator_ = make_integrator(solver.integrator);  // throws before anything changes
@@ -186,39 +147,26 @@ std::string Simulation::try_step(FrameReport& report, double h, double t) {
   StepContext ctx;
   ctx.dt = h;
   ctx.substeps = solver_.substeps;
-  ctx.forces = forces_;
+  ctx.solver = &solver_;
+  ctx.forces = &forces_;
   ctx.time = t;
-  ctx.pinned = &pinned_;
-  ctx.pin_positions = &pin_positions_;
-  ctx.moving_pins = &moving_pins_;
-  ctx.slides = &slides_;
+  ctx.kinematics.pinned = &pinned_;
+  ctx.kinematics.pin_positions = &pin_positions_;
+  ctx.kinematics.moving_pins = &moving_pins_;
+  ctx.kinematics.slides = &slides_;
   ctx.self_collider = &self_collider_;
-  ctx.self_collision = self_collision_;
+  ctx.self_collision = &self_collision_;
   ctx.colliders = &colliders_;
-  ctx.grab = grab_;
-  ctx.pcg.tolerance = solver_.tolerance;
-  ctx.pcg.max_iterations = solver_.max_iterations;
-  ctx.pcg.preconditioner = solver_.preconditioner;
-  ctx.pcg.threads = solver_.threads;
-  ctx.direct_solve = solver_.direct_solve;
-  ctx.newton_iterations = solver_.newton_iterations;
-  ctx.xpbd_iterations = solver_.xpbd_iterations;
-  ctx.strain_limit = solver_.strain_limit;
+  ctx.kinematics.grab = grab_;
 
-  const StepReport r = integrator_->step(state_, model_, ctx);
-  report.substeps += r.substeps;
-  report.contacts = r.contacts;
-  report.self_contacts = r.self_contacts;
-  report.solver_iterations += r.solver_iterations;
-  report.solver_residual = r.solver_residual;
-  report.timings += r.timings;
+  report.integration.accumulate(integrator_->step(state_, model_, ctx));
   return runaway(model_, last_good_, state_, solver_.threads);
 }
 
 std::string Simulation::runaway(const ClothModel& model, const ClothState& before,
                                 const ClothState& after, int threads) {
-  // Blow-up: NaN/Inf, or a speed or a stretch no cloth reaches (typically an explicit step too
-  // long for the stiffness, or XPBD passes too few for the grid: bench/README.md, session 28).
+  // Blow-up: NaN/Inf, or a speed or a stretch no cloth reaches (typically an explicit step too long
+  // for the stiffness, or XPBD passes too few for the grid, as in BM_Frame/xpbd-4x10 at 128^2).
   if (!all_finite(after)) return "positions or velocities not finite";
   const double max_speed = parallel_max(after.vertex_count(), threads, 0.0,
                                         [&](int i) { return after.v[size_t(i)].norm(); });
@@ -326,10 +274,10 @@ FrameReport Simulation::step() {
   }
   if (tearing_.enabled) report.torn_edges = tear_overstrained_edges();
   rejected_steps_ += report.rejected_steps;
-  total_timings_ += report.timings;
+  total_timings_ += report.integration.timings;
   if (solver_.integrator == "implicit" && !solver_.direct_solve) {
-    solver_iterations_ += report.solver_iterations;
-    solves_ += report.substeps;
+    solver_iterations_ += report.integration.solver_iterations;
+    solves_ += report.integration.substeps;
   }
   time_ += solver_.dt;
   ++steps_;

@@ -18,49 +18,18 @@
 #include "model/model.hpp"
 #include "model/state.hpp"
 #include "collision/tearing.hpp"
+#include "integrators/solver_settings.hpp"
 
 namespace cloth {
 
-struct SolverSettings {
-  std::string integrator = "verlet";
-  double dt = 1.0 / 60.0;     ///< fixed step, s
-  int substeps = 20;          ///< substeps per step
-  /// implicit: modified-PCG relative tolerance (B&W sec. 5.3 epsilon, left to the user there).
-  /// 1e-3 moves a swinging cloth 1/13 as far as halving the step does (backward Euler's own
-  /// error; tested), in a third to a half of 1e-6's iterations (bench/README.md)
-  double tolerance = 1e-3;
-  int max_iterations = 500;   ///< implicit: CG iteration cap per solve
-  bool direct_solve = false;  ///< implicit: reference direct (LDLT) solve instead of PCG
-  /// implicit: of the modified PCG. Two-level by default: on one thread it is 1.2-2.0x faster
-  /// than IC(0) alone from 51^2 vertices on, 18-30% slower below, where frames take a few ms; on
-  /// two threads measured both ways at 51^2-100^2, faster at 128^2 (bench/README.md).
-  Preconditioner preconditioner = Preconditioner::two_level;
-  int newton_iterations = 1;  ///< implicit: Newton iterations per step; 1 = B&W's single
-                              ///< linearised step (eq. 18), more = fully implicit backward Euler
-  int xpbd_iterations = 1;    ///< xpbd: constraint passes per substep (1 = Macklin's small steps)
-  double strain_limit = -1;   ///< verlet: Provot's elongation limit (0.1 = 10%, 0 = the report's
-                              ///< constraint method: edges held at rest length); negative = off
-  bool adaptive = false;      ///< B&W section 7 step-size control; dt is then the largest step
-  double max_stretch_change = 0.1;  ///< adaptive: a step changing any triangle's stretch |w_u| or
-                                    ///< |w_v| by more than this is discarded (dimensionless)
-  int threads = 1;  ///< threads of the implicit solve / XPBD's spring passes and of every integrator's checks after a step, 1..kMaxThreads; every count gives the same bits (parallel.hpp)
-};
-
-/// Throws InputError naming the field for NaN, non-positive or absurd dt / substeps.
-void validate_solver(const SolverSettings& solver);
-
 struct FrameReport {
-  int substeps = 0;           ///< integrator substeps taken, discarded attempts included
-  int contacts = 0;
-  int self_contacts = 0;      ///< cloth-cloth close pairs found in the last substep
-  int solver_iterations = 0;  ///< CG iterations in this step (implicit only), attempts included
-  double solver_residual = 0; ///< relative residual of the last solve (implicit only)
+  /// The integrator's work over the frame, discarded attempts included (StepReport::accumulate).
+  StepReport integration;
   bool recovered = false;     ///< the step blew up and was rolled back
   int steps_taken = 0;        ///< accepted integrator steps covering the frame (1 unless adaptive)
   int rejected_steps = 0;     ///< proposed steps discarded (blow-up, or adaptive stretch test)
   double smallest_step = 0;   ///< shortest accepted step in this frame, s
   int torn_edges = 0;         ///< edges broken at the end of this frame (tearing)
-  StepTimings timings;        ///< wall time of all attempts, split as in B&W Table 1
 };
 
 class Simulation {

@@ -13,7 +13,7 @@ void Simulation::set_tearing(const TearSettings& settings) {
   validate_tear_settings(settings);
   if (settings.enabled && !model_supports_tearing(model_.type)) {
     throw InputError(std::string("tearing needs a model built from triangles (springs, baraff-witkin, edge-area), not ") +
-                     model_type_name(model_.type));
+                     name_of(model_.type));
   }
   tearing_ = settings;
 }

@@ -75,7 +75,7 @@ expect_error "missing scene file" "$bin" --headless --scene "$tmp/does-not-exist
 printf '{"cloth": {"mesh": ' >"$tmp/truncated.json"
 expect_error "truncated scene JSON" "$bin" --headless --scene "$tmp/truncated.json"
 expect_error "negative dt" "$bin" --headless --scene "$root/tests/app/drag_scene.json" --set solver.dt=-1
-expect_error "unknown integrator" "$bin" --headless --scene "$root/tests/app/drag_scene.json" --integrator nope
+expect_error "solver.integrator must be one of" "$bin" --headless --scene "$root/tests/app/drag_scene.json" --integrator nope
 expect_error "a bad side-by-side value" "$bin" --headless --scene "$root/tests/app/drag_scene.json" --compare solver.integrator=implicit,nope
 expect_error "recording without a display" env -u DISPLAY -u WAYLAND_DISPLAY "$bin" --headless \
   --scene "$root/tests/app/drag_scene.json" --frames 1 --record "$tmp/b.mp4"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end test that the app remembers, between runs, what a user set up (issue 7): the camera
+# End-to-end test that the app remembers, between runs, what a user set up: the camera
 # of the scene (zoomed with the wheel), the view (wireframe with W) and the panel's place
 # (dragged by its title bar), under Xvfb with xdotool, read back through --stats, settings.json
 # and imgui.ini in $XDG_CONFIG_HOME/clothsim (a scratch folder, common.sh).

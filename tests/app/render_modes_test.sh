@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Render smoke test (issue 7): every render mode and overlay of --view, alone and all together,
+# Render smoke test: every render mode and overlay of --view, alone and all together,
 # drawn headless on a windy flag. Each run must end without an OpenGL error (the renderer's
 # callers check glGetError every frame and fail the run), give a real picture (png_check.py),
 # and differ visibly from the plain rendering: a mode that draws nothing fails here.

@@ -140,7 +140,7 @@ TEST(ContactMarks, VerticesOnTheGroundTouchItOthersDoNot) {
   }
 }
 
-// Seed 002 section 3's counts on a w x h grid: 2hw-h-w structural, 2(w-1)(h-1) shear and
+// Yu's counts (section 3) on a w x h grid: 2hw-h-w structural, 2(w-1)(h-1) shear and
 // 2(hw-h-w) bend springs, each drawn once in its colour between its two vertices.
 TEST(ElementLines, EverySpringOnceInTheColourOfItsKind) {
   cloth::Scene scene;

@@ -42,7 +42,7 @@ expect_error "absurd dt" "solver.dt" --scene "$scene" --set solver.dt=100
 expect_error "negative resolution" "resolution" --scene "$scene" --set 'cloth.mesh.grid.resolution=[-3,4]'
 expect_error "missing mesh file" "nope.obj" --scene "$scene" --set 'cloth.mesh={"obj":"nope.obj"}'
 expect_error "degenerate mesh" "degenerate" --scene "$tmp/degenerate.json"
-expect_error "unknown integrator" "warp" --scene "$scene" --integrator warp
+expect_error "solver.integrator must be one of" "warp" --scene "$scene" --integrator warp
 expect_error "bad --set" "key=value" --scene "$scene" --set justakey
 expect_error "unwritable export" "/nonexistent_dir/x.obj" --scene "$scene" --export-obj /nonexistent_dir/x.obj
 expect_error "unknown drape method" "unknown drape method" --scene "$scene" --drape sideways
@@ -72,8 +72,8 @@ print(f"ok: drape then 30 implicit frames: kinetic energy {s['final_kinetic_ener
 PY
 fi
 
-# --case N loads seed 004's test case N: 1 the patch on the high-resolution OBJ (1201 vertices,
-# vertex 0 pinned where the file puts it), 2 the flag, 3 the waving handkerchief.
+# --case N loads the implicit cloth project's test case N: 1 the patch on the high-resolution OBJ
+# (1201 vertices, vertex 0 pinned where the file puts it), 2 the flag, 3 the waving handkerchief.
 for n in 1 2 3; do
   if ! "$app" --headless --frames 2 --case "$n" --export-obj "$tmp/case$n.obj" >"$tmp/out" 2>"$tmp/err"; then
     fail "--case $n failed: $(cat "$tmp/err")"
@@ -91,7 +91,7 @@ assert all(abs(p[1] - 1.0) < 0.01 for p in v1), "case 1 starts horizontal at y =
 zs = [p[2] for p in v2]
 assert max(zs) - min(zs) < 0.05 and max(p[1] for p in v2) - min(p[1] for p in v2) > 0.5, "case 2 is vertical"
 assert len(v3) == 20 * 20, f"case 3: {len(v3)} vertices"
-print("ok: --case 1, 2, 3 load seed 004's test cases")
+print("ok: --case 1, 2, 3 load the implicit cloth project's test cases")
 PY
 
 # Unknown key: a warning naming it, and the run still succeeds.

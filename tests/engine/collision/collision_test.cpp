@@ -40,7 +40,7 @@ TEST(Contacts, ClothDroppedOnSphereNeverPenetratesBeyondThickness) {
   int touching_steps = 0;
   for (int s = 0; s < 120; ++s) {
     const FrameReport r = sim.step();
-    touching_steps += r.contacts > 0;
+    touching_steps += r.integration.contacts > 0;
     for (const Collider& c : colliders) {
       for (const Vec3& x : sim.state().x) {
         Vec3 n;
@@ -188,7 +188,7 @@ TEST(Contacts, ClothDroppedOnEveryShapeStaysOutside) {
     Simulation sim(build_model(make_grid(spec), SpringMaterial{}), colliders, {}, solver, Vec3(0, -9.81, 0));
     int touching = 0;
     for (int s = 0; s < 60; ++s) {
-      touching += sim.step().contacts > 0;
+      touching += sim.step().integration.contacts > 0;
       for (const Vec3& x : sim.state().x) {
         Vec3 n;
         ASSERT_GE(signed_distance(colliders[0], x, &n), thickness - 1e-9)

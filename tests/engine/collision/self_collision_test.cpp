@@ -1,4 +1,4 @@
-// Self-collision (issue 6): exact predicates, the exact triangle-triangle test, the spatial hash,
+// Self-collision: exact predicates, the exact triangle-triangle test, the spatial hash,
 // proximity queries, the impulse response, and a cloth dropped onto itself that must end with no
 // intersecting triangle pairs (and does end with some when self-collision is off).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Tearing (issue 6): cutting a mesh along broken edges splits exactly the vertices whose triangles
+// Tearing: cutting a mesh along broken edges splits exactly the vertices whose triangles
 // fall apart, and a cloth pulled apart by two corners past the threshold rips into pieces under
 // Verlet, XPBD and the implicit integrator, with no NaN; reset mends it.
 #include <gtest/gtest.h>
@@ -81,7 +81,7 @@ TEST(CutMesh, CuttingAWholeGridLineSeparatesTwoPiecesAndKeepsTheMass) {
   const SpringMaterial material;
   for (ModelType type : {ModelType::Springs, ModelType::BaraffWitkin, ModelType::EdgeArea}) {
     const ClothModel whole = build_model(mesh, material, type), parts = build_model(cut.mesh, material, type);
-    EXPECT_NEAR(parts.total_mass(), whole.total_mass(), 1e-12) << model_type_name(type);
+    EXPECT_NEAR(parts.total_mass(), whole.total_mass(), 1e-12) << name_of(type);
   }
 }
 

@@ -102,7 +102,7 @@ TEST(StaticDrape, ResultIsAMinimum) {
   }
 }
 
-// The claim: multigrid reaches the force tolerance with fewer fine-grid work units than
+// What the multigrid is for: it reaches the force tolerance with fewer fine-grid work units than
 // red-black relaxation (the thesis's order, 4.2). Both without the random turn of 4.1 (it breaks
 // symmetries; the curtain has one equilibrium, in its plane), so both are deterministic. Work units
 // count every pass of the multigrid over a level (sweeps, force and energy evaluations) weighted by

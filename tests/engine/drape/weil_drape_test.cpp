@@ -1,8 +1,8 @@
-// Weil's geometric drape (seed 003, "The work of Weil", "Another geometric method";
-// weil_drape.hpp): the catenary against its analytic form y = a cosh(x/a) + c in any frame, down
-// to a nearly taut string and the vertical fold; the cloth's border hangs as that exact curve with
-// its rest length; symmetric supports give a symmetric shape; the tutorial's averaging converges
-// at the Gauss-Seidel rate of the Laplace equation to a start-independent shape below the
+// Weil's geometric drape (Karthikeyan & Ranganathan 1998, "The work of Weil", "Another geometric
+// method"; weil_drape.hpp): the catenary against its analytic form y = a cosh(x/a) + c in any
+// frame, down to a nearly taut string and the vertical fold; the cloth's border hangs as that exact
+// curve with its rest length; symmetric supports give a symmetric shape; the tutorial's averaging
+// converges at the Gauss-Seidel rate of the Laplace equation to a start-independent shape below the
 // supports; bad input is one line.
 #include <gtest/gtest.h>
 
@@ -202,7 +202,7 @@ TEST(WeilDrape, BorderIsAnExactCatenaryOfTheRestLength) {
       }
     }
     std::printf("[weil] %s top edge against y = a cosh(x/a) + c: worst %.2g m, arc %.15f m (rest %.3f m)\n",
-                model_type_name(k.type), worst, arc, k.L);
+                name_of(k.type), worst, arc, k.L);
     EXPECT_LT(worst, 1e-12);
     EXPECT_NEAR(arc, k.L, 1e-12);
     // The corners stay where they were pinned, bit for bit.

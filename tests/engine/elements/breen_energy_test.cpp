@@ -1,4 +1,5 @@
-// Breen-House-Wozny energies (seed 003): the curves against the seed's formulas and independent
+// Breen-House-Wozny energies (Karthikeyan & Ranganathan 1998): the curves against the tutorial's
+// formulas and independent
 // geometry / quadrature, C^1 joins, kernel derivatives against central differences on random,
 // nearly straight, nearly folded and join-straddling stencils, rest and rigid-motion invariance,
 // damping, calibration against continuum energies, builders, repel pairs and the presets.
@@ -41,11 +42,11 @@ double simpson(const Fn& f, double a, double b, int n = 20000) {
   return s * h / 3;
 }
 
-TEST(BreenCurves, WellsAreTheSeedFunctionsAndC4AtTheJoin) {
+TEST(BreenCurves, WellsAreTheTutorialFunctionsAndC4AtTheJoin) {
   const double w = 0.02;
   for (const double r : {0.2 * w, 0.7 * w, 0.999 * w, 1.001 * w, 1.3 * w, 2 * w}) {
-    const double seed_r = r <= w ? std::pow(w - r, 5) / r : 0;          // seed R / C
-    const double seed_s = r > w ? std::pow((r - w) / w, 5) : 0;         // seed S / C
+    const double seed_r = r <= w ? std::pow(w - r, 5) / r : 0;          // tutorial's R / C
+    const double seed_s = r > w ? std::pow((r - w) / w, 5) : 0;         // tutorial's S / C
     EXPECT_NEAR(repel_well(r / w).f * std::pow(w, 4), seed_r, 1e-14 * std::pow(w, 4));
     EXPECT_NEAR(stretch_well(r / w).f, seed_s, 1e-15);
     check_curve(repel_well, r / w, "repel");
@@ -96,7 +97,7 @@ TEST(BreenCurves, ShearForceIsC1AtTheFitEndAndLocksAt60Degrees) {
   EXPECT_GT(shear_force(c, c.lock_angle - 1e-6).f, 1e3 * shear_force(c, c.fit_end).f);
 }
 
-TEST(BreenCurves, TrellisEnergyIsTheSeedIntegralOfFCosA) {
+TEST(BreenCurves, TrellisEnergyIsTheTutorialIntegralOfFCosA) {
   ShearCurve c;
   c.g1 = 56.19;
   c.g3 = 20;
@@ -246,7 +247,7 @@ TEST(BreenTrellis, DerivativesMatchFiniteDifferences) {
                     [&](const auto& x, const auto& v, double kd) { return eval_breen_trellis(tr, x, v, off, kd); }, q,
                     vel, "trellis A " + std::to_string(a));
   }
-  // Beyond the lock the energy is infinite (the seed's force goes to infinity at 60 degrees).
+  // Beyond the lock the energy is infinite (the tutorial's force goes to infinity at 60 degrees).
   const std::vector<Vec3> x = unflatten(stencil(rng, std::numbers::pi / 2 - 61 * kDeg, 0.01));
   EXPECT_TRUE(std::isinf(eval_breen_trellis(tr, x, x, curve, 0).energy));
 }
@@ -321,14 +322,15 @@ TEST(BreenGrid, ZeroAtRestAndUnderRigidMotion) {
   EXPECT_LT(torque.norm(), 1e-9 * scale);
 }
 
-TEST(BreenGrid, ElementCountsFollowTheSeedsStencils) {
+TEST(BreenGrid, ElementCountsFollowTheTutorialsStencils) {
   const RestMesh mesh = test_grid();
   const BreenElements el = build_breen_elements(mesh);
   EXPECT_NEAR(el.spacing_u, 0.3 / 6, 1e-12);
   EXPECT_NEAR(el.spacing_v, 0.2 / 5, 1e-12);
-  // Seed: S over the 4-connected neighbours; bend over the six angles M_i "formed by the segments
-  // connecting i to the nearest neighbours along the horizontal and vertical"; trellis over "four
-  // trellising angles" per point. Checked at an interior point with two rings of neighbours.
+  // Tutorial: S over the 4-connected neighbours; bend over the six angles M_i "formed by the
+  // segments connecting i to the nearest neighbours along the horizontal and vertical"; trellis
+  // over "four trellising angles" per point. Checked at an interior point with two rings of
+  // neighbours.
   const int p = mesh.grid_index(3, 3);
   const auto involves = [&](const auto& elems) {
     return std::count_if(elems.begin(), elems.end(),
@@ -362,9 +364,9 @@ TEST(BreenGrid, BuildersRejectNonGridAndDegenerateMeshes) {
   EXPECT_THROW(build_breen_elements(degenerate), InputError);
 }
 
-// Calibration of the seed's B = M K w^2 / 2 and T = l integral F cos A dA per w x w patch: a strip
-// rolled onto a cylinder stores 1/2 B kappa^2 per unit area in its threads along u, a uniformly
-// sheared sheet integral_0^A F cos per unit area.
+// Calibration of the tutorial's B = M K w^2 / 2 and T = l integral F cos A dA per w x w patch: a
+// strip rolled onto a cylinder stores 1/2 B kappa^2 per unit area in its threads along u, a
+// uniformly sheared sheet integral_0^A F cos per unit area.
 TEST(BreenGrid, UniformBendAndShearGiveContinuumEnergies) {
   const RestMesh mesh = test_grid();
   const BreenElements el = build_breen_elements(mesh);
@@ -436,7 +438,7 @@ TEST(BreenRepel, PairsAreEveryCloseNonLinkedPair) {
 
 // ---- Presets ------------------------------------------------------------------------------------
 
-TEST(BreenPresets, OrderedAsTheSeedsDrapesAndKesSurveys) {
+TEST(BreenPresets, OrderedAsTheTutorialsDrapesAndKesSurveys) {
   const BreenCurves cotton = breen_preset("cotton"), wool = breen_preset("wool"),
                     polycotton = breen_preset("polyester-cotton");
   std::mt19937 rng(3);
@@ -445,7 +447,7 @@ TEST(BreenPresets, OrderedAsTheSeedsDrapesAndKesSurveys) {
   for (const double theta : {170 * kDeg, 120 * kDeg, 30 * kDeg}) {
     const std::vector<Vec3> x = unflatten(stencil(rng, theta, 0.01));
     const auto e = [&](const BreenCurves& c) { return eval_breen_bend(bend, x, x, c.warp).energy; };
-    // Seed: "The stiffness of cotton ensured that it would produce a single draping structure".
+    // Tutorial: "The stiffness of cotton ensured that it would produce a single draping structure".
     EXPECT_GT(e(cotton), e(polycotton)) << theta;
     EXPECT_GT(e(cotton), e(wool)) << theta;
   }
@@ -456,7 +458,7 @@ TEST(BreenPresets, OrderedAsTheSeedsDrapesAndKesSurveys) {
     EXPECT_GT(e(polycotton), e(cotton)) << a;
     EXPECT_GT(e(cotton), e(wool)) << a;
   }
-  EXPECT_EQ(cotton.well_scale, wool.well_scale);  // seed: no cloth-specific stretch data
+  EXPECT_EQ(cotton.well_scale, wool.well_scale);  // the tutorial has no cloth-specific stretch data
 }
 
 TEST(BreenPresets, UnknownNameThrowsListingTheValidOnes) {

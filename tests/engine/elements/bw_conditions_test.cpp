@@ -1,6 +1,6 @@
-// Baraff-Witkin condition kernels (seed 001, section 4): derivatives against central finite
-// differences on random, thin and nearly folded elements; rest and rigid-motion invariance; the
-// damping terms of section 4.5; PSD projection, the closed-form shear and Gauss-Newton bend
+// Baraff-Witkin condition kernels (Baraff & Witkin 1998, section 4): derivatives against central
+// finite differences on random, thin and nearly folded elements; rest and rigid-motion invariance;
+// the damping terms of section 4.5; PSD projection, the closed-form shear and Gauss-Newton bend
 // stiffnesses; and the SI calibration against continuum energies.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,6 @@
-// Edge-length + triangle-area energy of seed 004: derivatives against central differences (random,
-// nearly zero-length and nearly collinear elements), damping (B&W 4.5 on the seed's C), rest and
+// Edge-length + triangle-area energy of the implicit cloth project: derivatives against central
+// differences (random, nearly zero-length and nearly collinear elements), damping (B&W 4.5 on the
+// project's C), rest and
 // rigid-motion invariance, the element arrays, and the SI scaling against the membrane energy of
 // uniform stretches on meshes of different resolution.
 #include <gtest/gtest.h>
@@ -68,9 +69,9 @@ TEST(EdgeAreaTriangle, DerivativesMatchFiniteDifferences) {
   }
 }
 
-// The seed's formulas, literally, for one element: alpha_seed (1 - |e|/|e0|)^2 |e0| with
+// The project's formulas, literally, for one element: alpha_seed (1 - |e|/|e0|)^2 |e0| with
 // alpha_seed = alpha a_e / |e0|, and beta (1 - A/A0)^2 A0 with A = 1/2 |(x_i - x_j) x (x_k - x_j)|.
-TEST(EdgeAreaEnergy, MatchesTheSeedFormulas) {
+TEST(EdgeAreaEnergy, MatchesTheProjectFormulas) {
   std::mt19937 rng(4006);
   for (int trial = 0; trial < 20; ++trial) {
     const std::vector<Vec3> x = {random_vec(rng, 0.1), random_vec(rng, 0.1), random_vec(rng, 0.1)};

@@ -1,4 +1,4 @@
-// Feynman's energy (seed 000, section 5): buckling springs and angular bending against central
+// Feynman's energy (Feynman 1986, section 5): buckling springs and angular bending against central
 // differences (tension, both sides of the buckling switch, nearly zero length; random, nearly
 // straight, nearly folded-back and very uneven lines), the thesis's formulas, rest and rigid-motion
 // invariance, the element arrays, and the continuum checks: section 5.4's moduli of the spring

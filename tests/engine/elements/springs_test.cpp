@@ -100,7 +100,7 @@ TEST(Spring, RestLengthGivesZeroForceAndStretchPullsTogether) {
   s.rest = 0.5;
   s.k = 100;
   EXPECT_LT(spring_force_on_i(s, Vec3(0.5, 0, 0), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()).norm(), 1e-12);
-  // Stretched by 0.1 m: F = -k e = 10 N towards j (Hooke's law, seed 002 section 4).
+  // Stretched by 0.1 m: F = -k e = 10 N towards j (Hooke's law, Yu, section 4).
   const Vec3 f = spring_force_on_i(s, Vec3(0.6, 0, 0), Vec3::Zero(), Vec3::Zero(), Vec3::Zero());
   EXPECT_NEAR(f.x(), -10.0, 1e-9);
   EXPECT_NEAR(f.y(), 0.0, 1e-12);

@@ -45,7 +45,7 @@ TEST(Wind, JacobianMatchesFiniteDifferences) {
         m[k] -= eps;
         fd.col(k) = (w.velocity(p, t, nullptr) - w.velocity(m, t, nullptr)) / (2 * eps);
       }
-      EXPECT_LT((fd - jac).norm(), 1e-6 * (1 + jac.norm())) << wind_type_name(type) << " trial " << trial;
+      EXPECT_LT((fd - jac).norm(), 1e-6 * (1 + jac.norm())) << name_of(type) << " trial " << trial;
     }
   }
 }

@@ -153,15 +153,22 @@ TEST(ElementSlots, IntegratorRebuildsItsPatternForANewTopologyOfTheSameSize) {
                      right = torn_along_column(3, type);
     ASSERT_EQ(left.vertex_count(), right.vertex_count());
     ASSERT_NE(left.mesh.triangles, right.mesh.triangles);
+    SolverSettings solver;  // the PCG as this test was written for: IC(0) to 1e-6
+    solver.preconditioner = Preconditioner::incomplete_cholesky;
+    solver.tolerance = 1e-6;
+    const ExternalForces forces = with_drag();
+    const SelfCollisionSettings no_self_collision;
     StepContext ctx;
-    ctx.forces = with_drag();
+    ctx.solver = &solver;
+    ctx.forces = &forces;
+    ctx.self_collision = &no_self_collision;
     const std::vector<std::uint8_t> pinned_intact(size_t(intact.vertex_count()), 0);
     const std::vector<std::uint8_t> pinned_torn(size_t(right.vertex_count()), 0);
     ImplicitEulerIntegrator reused, fresh;
     ClothState s = perturbed(intact);
-    ctx.pinned = &pinned_intact;
+    ctx.kinematics.pinned = &pinned_intact;
     reused.step(s, intact, ctx);
-    ctx.pinned = &pinned_torn;
+    ctx.kinematics.pinned = &pinned_torn;
     s = perturbed(left);
     reused.step(s, left, ctx);
     ClothState a = perturbed(right), b = a;
@@ -231,9 +238,15 @@ TEST(WeakBendSlots, TheImplicitStepLeavesThemOutOfIncompleteCholeskyWhileTheyAre
   m.bending = 10.0;  // N m: as stiff as the shear springs, or stiffer
   const ClothModel stiff = build_model(make_grid(spec), m, ModelType::Springs);
   const std::vector<std::uint8_t> pinned(size_t(weak.vertex_count()), 0);
+  SolverSettings solver;
+  solver.preconditioner = Preconditioner::incomplete_cholesky;
+  const ExternalForces forces;
+  const SelfCollisionSettings no_self_collision;
   StepContext ctx;
-  ctx.pinned = &pinned;
-  ctx.pcg.preconditioner = Preconditioner::incomplete_cholesky;
+  ctx.solver = &solver;
+  ctx.forces = &forces;
+  ctx.self_collision = &no_self_collision;
+  ctx.kinematics.pinned = &pinned;
   ImplicitEulerIntegrator integrator;
   const auto separator_after_a_step = [&](const ClothModel& model) {
     ClothState s = perturbed(model);

@@ -204,7 +204,7 @@ TEST_P(ModelAssembly, RestStateHasNoForceOrEnergy) {
   EXPECT_LT(compute_energies(cloth, rest, none.gravity).elastic, 1e-16);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModels, ModelAssembly, ::testing::ValuesIn(model_types()),
+INSTANTIATE_TEST_SUITE_P(AllModels, ModelAssembly, ::testing::ValuesIn(all_values<ModelType>()),
                          model_test_name);
 
 }  // namespace

@@ -82,11 +82,11 @@ TEST(MouseSpring, ForceAndJacobiansEqualFiniteDifferences) {
 
   // A kinematic grab is no force: the step context hands out no spring for it.
   StepContext ctx;
-  ctx.grab = Grab{.vertex = 10, .target = grab.target, .settings = GrabSettings{}};
-  EXPECT_EQ(ctx.spring_grab(), nullptr);
-  EXPECT_NE(ctx.kinematic_grab(), nullptr);
-  ctx.grab = grab;
-  EXPECT_EQ(ctx.kinematic_grab(), nullptr);
+  ctx.kinematics.grab = Grab{.vertex = 10, .target = grab.target, .settings = GrabSettings{}};
+  EXPECT_EQ(ctx.kinematics.spring_grab(), nullptr);
+  EXPECT_NE(ctx.kinematics.kinematic_grab(), nullptr);
+  ctx.kinematics.grab = grab;
+  EXPECT_EQ(ctx.kinematics.kinematic_grab(), nullptr);
 }
 
 // A cloth hanging from the mouse spring alone, the cursor fixed where the grabbed vertex starts,

@@ -63,7 +63,7 @@ TEST(Implicit, LargeStepStaysFiniteAndSettlesWhereExplicitEulerDiverges) {
 // the default epsilon and with two substeps, each against one step per frame solved to 1e-10,
 // compared by their rms distance over the vertices. Backward Euler's error (its damping grows with
 // h) moves the cloth 44 mm rms here; the default epsilon must move it less than a tenth of that.
-// Measured (session 29, two-level preconditioner): 0.98 mm at 1e-3, 1.9 mm at 1e-2, 12 mm at
+// Measured (two-level preconditioner): 0.98 mm at 1e-3, 1.9 mm at 1e-2, 12 mm at
 // 3e-2. The largest distance of one vertex is no measure: it is not monotone in epsilon (a fold
 // forms or not: 5.2, 10.1 and 9.8 mm at 3e-3, 2e-3 and 1e-3, 1.6 mm at 3e-4).
 TEST(Implicit, DefaultCgToleranceErrsFarLessThanHalvingTheStepChanges) {
@@ -91,9 +91,9 @@ TEST(Implicit, DefaultCgToleranceErrsFarLessThanHalvingTheStepChanges) {
 }
 
 // An explicit step far too long for the stiffness can fling the cloth apart at speeds below
-// kRunawaySpeed (seed 004's high-resolution patch reached 9,600% strain at a few m/s): the
-// stretch test catches it, the step is redone with more substeps, and the cloth is never left torn
-// apart.
+// kRunawaySpeed (the implicit cloth project's high-resolution patch reached 9,600% strain at a
+// few m/s): the stretch test catches it, the step is redone with more substeps, and the cloth is
+// never left torn apart.
 TEST(Recovery, AnOverstretchingExplicitStepIsRolledBack) {
   std::vector<std::string> warnings;
   const Scene scene = parse_scene(nlohmann::json::parse(R"({

@@ -157,9 +157,9 @@ void expect_same_bits(Simulation& one, Simulation& two, int frames) {
   for (int frame = 0; frame < frames; ++frame) {
     const FrameReport a = one.step();
     const FrameReport b = two.step();
-    ASSERT_EQ(a.solver_iterations, b.solver_iterations) << "frame " << frame;
+    ASSERT_EQ(a.integration.solver_iterations, b.integration.solver_iterations) << "frame " << frame;
     ASSERT_EQ(a.steps_taken, b.steps_taken) << "frame " << frame;
-    contacts += a.contacts;
+    contacts += a.integration.contacts;
     for (int i = 0; i < one.model().vertex_count(); ++i) {
       ASSERT_EQ(one.state().x[size_t(i)], two.state().x[size_t(i)]) << "frame " << frame << ", vertex " << i;
       ASSERT_EQ(one.state().v[size_t(i)], two.state().v[size_t(i)]) << "frame " << frame << ", vertex " << i;
@@ -175,7 +175,7 @@ void expect_same_bits(Simulation& one, Simulation& two, int frames) {
 // kMinParallelLength).
 TEST(ParallelSolve, TwoAndThreeThreadsStepTheClothToTheSameBitsAsOne) {
   for (Preconditioner p : {Preconditioner::incomplete_cholesky, Preconditioner::two_level}) {
-    SCOPED_TRACE(preconditioner_name(p));
+    SCOPED_TRACE(name_of(p));
     Simulation one = hanging_cloth(64, 1, "implicit", p);
     Simulation two = hanging_cloth(64, 2, "implicit", p);
     expect_same_bits(one, two, 40);

@@ -41,13 +41,19 @@ void run(XpbdIntegrator& xpbd, ClothState& state, const ClothModel& model,
          const std::vector<std::uint8_t>& pinned, double dt, int substeps, int frames,
          int passes = 1) {
   const std::vector<Vec3> pin_positions = state.x;
+  SolverSettings solver;
+  solver.xpbd_iterations = passes;
+  ExternalForces forces;
+  forces.gravity = Vec3(0, -kG, 0);
+  const SelfCollisionSettings no_self_collision;
   StepContext ctx;
   ctx.dt = dt;
   ctx.substeps = substeps;
-  ctx.xpbd_iterations = passes;
-  ctx.forces.gravity = Vec3(0, -kG, 0);
-  ctx.pinned = &pinned;
-  ctx.pin_positions = &pin_positions;
+  ctx.solver = &solver;
+  ctx.forces = &forces;
+  ctx.self_collision = &no_self_collision;
+  ctx.kinematics.pinned = &pinned;
+  ctx.kinematics.pin_positions = &pin_positions;
   for (int f = 0; f < frames; ++f) {
     ctx.time = f * dt;
     const StepReport r = xpbd.step(state, model, ctx);
@@ -121,8 +127,8 @@ TEST(Xpbd, PinnedVerticesNeverMoveBitForBitAndTheGrabIsKinematic) {
     const Vec3 a = sim.state().x[0], b = sim.state().x[11];
     for (int s = 0; s < 120; ++s) {
       sim.step();
-      ASSERT_EQ(sim.state().x[0], a) << model_type_name(type) << " step " << s;
-      ASSERT_EQ(sim.state().x[11], b) << model_type_name(type) << " step " << s;
+      ASSERT_EQ(sim.state().x[0], a) << name_of(type) << " step " << s;
+      ASSERT_EQ(sim.state().x[11], b) << name_of(type) << " step " << s;
     }
     EXPECT_LT(sim.state().x[143].y(), 0.6) << "the free corner has fallen";
     // The grabbed corner moves towards the cursor at exactly max_speed (the target is far).
@@ -150,12 +156,12 @@ TEST(Xpbd, HangingClothOfEitherModelStaysFiniteAndComesToRest) {
     double peak = 0;
     for (int s = 0; s < 600; ++s) {  // 10 s
       sim.step();
-      ASSERT_TRUE(all_finite(sim.state())) << model_type_name(type) << " step " << s;
+      ASSERT_TRUE(all_finite(sim.state())) << name_of(type) << " step " << s;
       peak = std::max(peak, sim.energies().kinetic);
     }
     EXPECT_EQ(sim.instabilities(), 0);
     EXPECT_GT(peak, 0.1) << "it swung";
-    EXPECT_LT(sim.energies().kinetic, 1e-8 * peak) << model_type_name(type) << ": at rest";
+    EXPECT_LT(sim.energies().kinetic, 1e-8 * peak) << name_of(type) << ": at rest";
     EXPECT_NEAR(sim.state().x[80].y(), 0.0, 0.1) << "the free corner hangs about one metre down";
   }
 }
@@ -207,7 +213,7 @@ std::vector<Vec3> hammock_rest_shape(ModelType type, const std::string& integrat
   EXPECT_LT(sim.energies().kinetic, 1e-6 * peak) << integrator << ": at rest";
   const double sag = 1.0 - sim.state().x[(n / 2) * n + n / 2].y();
   EXPECT_GT(sag, 0.03) << integrator << ": it sags";
-  std::printf("[xpbd] %s hammock, %s, %d substeps: sag %.4f m\n", model_type_name(type),
+  std::printf("[xpbd] %s hammock, %s, %d substeps: sag %.4f m\n", name_of(type),
               integrator.c_str(), substeps, sag);
   return sim.state().x;
 }
@@ -234,12 +240,12 @@ TEST(Xpbd, HammockRestShapeConvergesToTheImplicitIntegrators) {
     const double converged = max_distance(state.x, implicit);
     std::printf("[xpbd] %s hammock: max |x_xpbd - x_implicit| = %.3g mm (20 substeps), %.3g mm (80), "
                 "%.3g mm (20 substeps x 4 passes)\n",
-                model_type_name(type), 1e3 * coarse, 1e3 * fine, 1e3 * converged);
-    EXPECT_LT(coarse, 0.015) << model_type_name(type);
-    EXPECT_LT(fine, 2.5e-3) << model_type_name(type) << ": within a few mm";
-    EXPECT_GT(coarse, 3 * fine) << model_type_name(type) << ": converging as the substep shrinks";
-    EXPECT_LT(converged, 1e-3) << model_type_name(type);
-    EXPECT_LT(converged, fine) << model_type_name(type) << ": passes converge it faster than substeps";
+                name_of(type), 1e3 * coarse, 1e3 * fine, 1e3 * converged);
+    EXPECT_LT(coarse, 0.015) << name_of(type);
+    EXPECT_LT(fine, 2.5e-3) << name_of(type) << ": within a few mm";
+    EXPECT_GT(coarse, 3 * fine) << name_of(type) << ": converging as the substep shrinks";
+    EXPECT_LT(converged, 1e-3) << name_of(type);
+    EXPECT_LT(converged, fine) << name_of(type) << ": passes converge it faster than substeps";
   }
 }
 
@@ -258,11 +264,11 @@ TEST(Xpbd, ClothDroppedOnSphereNeverEndsInsideBeyondThickness) {
     int touching_steps = 0;
     for (int s = 0; s < 120; ++s) {
       const FrameReport r = sim.step();
-      touching_steps += r.contacts > 0;
+      touching_steps += r.integration.contacts > 0;
       for (const Vec3& x : sim.state().x) {
         Vec3 normal;
         ASSERT_GE(signed_distance(colliders[0], x, &normal), thickness - 1e-9)
-            << model_type_name(type) << " step " << s;
+            << name_of(type) << " step " << s;
       }
     }
     EXPECT_EQ(sim.instabilities(), 0);

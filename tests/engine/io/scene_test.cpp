@@ -108,7 +108,6 @@ TEST(Scene, BadValuesFailWithOneLineNamingTheKey) {
       {"/solver/dt", 0, "solver.dt"},
       {"/solver/substeps", 2.5, "solver.substeps"},
       {"/solver/integrator", "warp", "warp"},
-      {"/solver/integrator", "static", "not supported yet"},
       {"/solver/preconditioner", "ilu", "solver.preconditioner"},
       {"/cloth/mesh/grid/resolution", json::array({1, 5}), "resolution"},
       {"/cloth/mesh/grid/plane", "yz", "plane"},

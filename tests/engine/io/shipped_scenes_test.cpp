@@ -1,4 +1,4 @@
-// Every scene in assets/scenes/ (issue 8): it loads without warnings, runs headless with no NaN,
+// Every scene in assets/scenes/: it loads without warnings, runs headless with no NaN,
 // no blow-up recovery and no vertex deeper inside a solid than the solid's contact thickness, and
 // its final state shows what the scene exists to show (the flag's trailing edge blown downwind,
 // the curtain in folds, the tablecloth on the cube, ...). Each property is physical and derived
@@ -199,7 +199,7 @@ void expect_resting_on(const Trial& t, int k, const Vec3& top, double spacing, c
 
 using Check = std::function<void()>;
 
-// Seed 002 (Verlet report) and the default scene.
+// Yu (the Verlet report) and the default scene.
 void check_default() {
   // It falls over the sphere: at some frame cloth vertices touch the sphere (within 1 cm of its
   // contact layer).
@@ -296,7 +296,7 @@ void check_moving_sphere() {
   expect_resting_on(t, 0, top, 0.05, "cloth lifted by the moving sphere");
 }
 
-// Seed 001 (Baraff & Witkin).
+// Baraff & Witkin 1998.
 void check_bw_fig1_cylinder() {
   // 45 frames (0.75 s): the 2,601-vertex cloth has landed on the cylinder and its sides hang.
   Trial t = run("bw_fig1_cylinder.json", 45);
@@ -319,7 +319,7 @@ void check_bw_fig2() {
   EXPECT_LT(t.at(t.nx() - 1, 0).y(), pin_y - 0.05);
 }
 
-// Seed 004 (the course project).
+// The implicit cloth project (CS176 2011).
 void check_case1() {
   // 60 frames (1 s): the patch has swung down.
   Trial t = run("case1_patch.json", 60);
@@ -332,7 +332,7 @@ void check_case1() {
 }
 
 void check_case1_lowres() {
-  // The same patch at two resolutions (the seed's two meshes): the same physical cloth, so the
+  // The same patch at two resolutions (the project's two meshes): the same physical cloth, so the
   // same swing. After 40 frames (mid-swing) both centres of mass have fallen alike (heights within
   // 2 cm); along the swing (z) the coarse mesh is a little ahead (within 10 cm).
   Trial lo = run("case1_patch_lowres.json", 40);
@@ -400,9 +400,9 @@ void check_air_drag() {
 }
 
 void check_density_seams() {
-  // Seed 004 case 3's density pattern: seams three times as dense reach a higher terminal speed
-  // (rho g / (q + rho c)) and lead the falling sheet by a centimetre or more, in pleats; then it
-  // lands on the ball. Patterned mass: a fifth of the area is heavy.
+  // The implicit cloth project's case 3, density pattern: seams three times as dense reach a higher
+  // terminal speed (rho g / (q + rho c)) and lead the falling sheet by a centimetre or more, in
+  // pleats; then it lands on the ball. Patterned mass: a fifth of the area is heavy.
   std::vector<double> lead;
   Trial t = run("density_seams.json", 100, [&](const Trial& tr, int) {
     lead.push_back(seam_lead(*tr.sim, tr.scene.material.density_pattern));
@@ -452,7 +452,7 @@ void check_shower_curtain() {
   EXPECT_GT(mean_of(row(t, t.ny() - 1)).z(), 0.02);
 }
 
-// Seed 000 (Feynman).
+// Feynman 1986.
 void check_fig19() {
   Trial t = run("feynman_fig19_eight_supports.json", 100);
   expect_pins_held(t);
@@ -531,7 +531,7 @@ void check_fig22() {
   EXPECT_EQ(count_intersecting_triangle_pairs(t.scene.mesh.triangles, t.x()), 0);
 }
 
-// Seed 003 (the tutorial).
+// Karthikeyan & Ranganathan 1998 (the tutorial).
 void check_weil() {
   // Weil hangs cloth from its corners as a system of catenaries, starting from the two diagonal
   // ones. The cloth is 1.4 times wider than the square of its supports, so each diagonal of rest
@@ -639,15 +639,15 @@ void check_tearing_sphere() {
   EXPECT_LT(above, sim.model().vertex_count() / 10);
 }
 
-// The classroom set (issue 8): side-by-side scenes, each pane checked against the others.
+// The classroom set: side-by-side scenes, each pane checked against the others.
 void check_classroom_explicit_vs_implicit() {
   const std::vector<Trial> t = run_panes("classroom_explicit_vs_implicit.json", 100, [](int k) { return k == 0; });
   const Simulation& explicit_sim = *t[0].sim;
   const Simulation& implicit_sim = *t[1].sim;
   ASSERT_EQ(explicit_sim.solver().integrator, "symplectic-euler");
   ASSERT_EQ(implicit_sim.solver().integrator, "implicit");
-  // The claim of seed 001, section 1: at this step the explicit method diverges and needs
-  // subdividing; the implicit one takes it whole.
+  // The claim of Baraff & Witkin 1998, section 1: at this step the explicit method diverges and
+  // needs subdividing; the implicit one takes it whole.
   EXPECT_GT(explicit_sim.instabilities(), 0);
   EXPECT_GT(explicit_sim.solver().substeps, 8) << "explicit survives only by subdividing the step";
   EXPECT_EQ(implicit_sim.solver().substeps, 1);

@@ -1,6 +1,6 @@
 // Kinematic constraints of B&W section 5.1 for every integrator: the shower curtain's rings stay
 // exactly on their rod while sliding along it, a plane vertex stays in its plane, and a pin on a
-// scripted path (seed 004's waving handkerchief) is exactly where its path says.
+// scripted path (the implicit cloth project's waving handkerchief) is exactly where its path says.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -119,11 +119,11 @@ TEST(MotionPaths, VelocityIsTheDerivativeOfTheOffset) {
     p.amplitude = 0.25;
     p.period = 1.7;
     p.seed = 42;
-    EXPECT_EQ(p.offset(0), Vec3::Zero()) << motion_kind_name(kind);
+    EXPECT_EQ(p.offset(0), Vec3::Zero()) << name_of(kind);
     for (double t : {0.0, 0.3, 1.1, 2.9, 7.45}) {
       const double eps = 1e-6;
       const Vec3 fd = (p.offset(t + eps) - p.offset(t - eps)) / (2 * eps);
-      EXPECT_LT((fd - p.velocity_at(t)).norm(), 1e-6) << motion_kind_name(kind) << " t=" << t;
+      EXPECT_LT((fd - p.velocity_at(t)).norm(), 1e-6) << name_of(kind) << " t=" << t;
     }
   }
 }

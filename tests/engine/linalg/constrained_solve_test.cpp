@@ -147,6 +147,7 @@ TEST(ModifiedPcg, WithoutConstraintsItIsPlainPcg) {
   std::vector<Vec3> dv;
   PcgSettings settings;
   settings.tolerance = 1e-12;
+  settings.preconditioner = Preconditioner::incomplete_cholesky;
   EXPECT_TRUE(modified_pcg(s.A, s.b, s.c, settings, dv).converged);
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(s.A.to_eigen());
   const Eigen::VectorXd x = ldlt.solve(as_flat(s.b));
@@ -337,7 +338,7 @@ TEST(IncompleteCholesky, LeavingBlocksOutIsTheFactorOfTheMatrixWithoutThem) {
 // The implicit integrator's factor loses blocks again when the weak bend springs, strong during
 // short steps at contact, turn weak again: it must then hold no more memory than a factor that
 // only ever had the smaller pattern, rather than keep the larger one's high-water mark (vectors
-// refilled by push_back or grown by resize keep their capacity; bench/README.md, session 31).
+// refilled by push_back or grown by resize keep their capacity).
 TEST(IncompleteCholesky, APatternThatShrinksAgainGivesItsMemoryBack) {
   const RandomSystem s = make_system(40, 1);
   std::vector<char> none_left_out(size_t(s.A.slots()), 0), left_out = none_left_out;
@@ -407,6 +408,7 @@ TEST(TwoLevel, AFullyConstrainedSystemGivesZ) {
   RandomSystem s = make_system(100, 3);
   for (int i = 0; i < 100; ++i) s.c.fix(i, Vec3(i, -i, 0.5 * i));
   PcgSettings settings;
+  settings.tolerance = 1e-6;
   settings.preconditioner = Preconditioner::two_level;
   std::vector<Vec3> dv;
   const SolveReport r = modified_pcg(s.A, s.b, s.c, settings, dv);
@@ -571,6 +573,7 @@ TEST(IncompleteCholesky, FailureAtEveryShiftFallsBackToBlockJacobi) {
   BlockSparseMatrix negated = s.A;
   for (int slot = 0; slot < negated.slots(); ++slot) negated.value(slot) = -s.A.value(slot);
   PcgSettings settings;
+  settings.tolerance = 1e-6;
   settings.preconditioner = Preconditioner::incomplete_cholesky;
   settings.max_iterations = 20;
   std::vector<Vec3> dv;
@@ -584,6 +587,7 @@ TEST(ModifiedPcg, WarmStartConvergesToTheSameSolution) {
   PcgSettings settings;
   settings.tolerance = 1e-10;
   settings.max_iterations = 5000;
+  settings.preconditioner = Preconditioner::incomplete_cholesky;
   std::vector<Vec3> cold;
   const SolveReport r_cold = modified_pcg(s.A, s.b, s.c, settings, cold);
   ASSERT_TRUE(r_cold.converged);

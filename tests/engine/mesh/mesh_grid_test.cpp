@@ -1,4 +1,4 @@
-// Grid generator and mass lumping: counts against the formulas of seed 002 section 3.
+// Grid generator and mass lumping: counts against the formulas of Yu's report, section 3.
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
@@ -16,7 +16,7 @@ int count_type(const std::vector<Spring>& springs, SpringType type) {
 
 class GridCounts : public ::testing::TestWithParam<std::pair<int, int>> {};
 
-TEST_P(GridCounts, VerticesTrianglesAndSpringsMatchSeedFormulas) {
+TEST_P(GridCounts, VerticesTrianglesAndSpringsMatchTheReportsFormulas) {
   const auto [w, h] = GetParam();
   GridSpec spec;
   spec.nx = w;

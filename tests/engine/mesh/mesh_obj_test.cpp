@@ -82,10 +82,10 @@ TEST(ObjMesh, NonFiniteCoordinatesAreRejectedNotReadAsZero) {
 
 TEST(ObjMesh, OutOfRangeIndicesAreRejected) {
   EXPECT_NE(obj_error(data("broken.obj")).find("index out of range"), std::string::npos);
-  // A quad with a bad index used to be dropped silently (tinyobjloader only warns).
+  // A quad with a bad index is an error, not dropped silently (tinyobjloader only warns).
   EXPECT_NE(obj_error(data("quad_index_out_of_range.obj")).find("bad face"), std::string::npos)
       << obj_error(data("quad_index_out_of_range.obj"));
-  // Texture indices were not range-checked at all: a read past the end of the texcoords.
+  // Texture indices are range-checked too: otherwise a read past the end of the texcoords.
   EXPECT_NE(obj_error(data("texcoord_index_out_of_range.obj")).find("texture coordinate index out of range"),
             std::string::npos)
       << obj_error(data("texcoord_index_out_of_range.obj"));

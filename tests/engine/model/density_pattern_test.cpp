@@ -1,5 +1,6 @@
-// Density patterns (seed 004 test case 3: seams, pleats, weaves): the lumped masses hold exactly
-// the patterned mass, and heavier seams fall faster through air, as terminal speed rho g / q says.
+// Density patterns (the implicit cloth project's case 3: seams, pleats, weaves): the lumped masses
+// hold exactly the patterned mass, and heavier seams fall faster through air, as terminal speed
+// rho g / q says.
 #include <gtest/gtest.h>
 
 #include "model/density_pattern.hpp"
@@ -67,8 +68,8 @@ TEST(DensityPattern, BadPatternsAreOneLineErrors) {
 }
 
 // A horizontal sheet falling through still air: each part tends to its own terminal speed
-// rho g / (q + rho c) (seed 004's drag), so the seams (three times as dense) sink ahead of the
-// cloth between them, which sags into pleats.
+// rho g / (q + rho c) (the implicit cloth project's drag), so the seams (three times as dense)
+// sink ahead of the cloth between them, which sags into pleats.
 TEST(DensityPattern, HeavySeamsFallAheadThroughAir) {
   std::vector<std::string> warnings;
   const Scene scene = parse_scene(nlohmann::json::parse(R"({

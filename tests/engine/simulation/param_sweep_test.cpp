@@ -35,10 +35,7 @@ constexpr int kParameterSets = 2;
 constexpr int kSteps = 12;
 
 std::vector<std::string> integrator_names() {
-  std::vector<std::string> names;
-  std::stringstream list(kIntegratorNames);
-  for (std::string name; std::getline(list >> std::ws, name, ',');) names.push_back(name);
-  return names;
+  return {std::begin(kIntegratorNames), std::end(kIntegratorNames)};
 }
 
 class Random {

@@ -1,4 +1,4 @@
-// Grid independence (Feynman 1986, section 2.3; issue 3): the same material must give the same
+// Grid independence (Feynman 1986, section 2.3): the same material must give the same
 // shape at different mesh resolutions. A 1 m x 1 m hammock held along two opposite edges sags under
 // its own weight; its centre sag at 16 x 16, 32 x 32 and 64 x 64 must agree within 3%. A model
 // whose constants were per element rather than per unit area would change its sag by a factor
@@ -42,7 +42,7 @@ double hammock_centre_sag(ModelType type, int n) {
     if (s > 10 && std::abs(sag - previous) < 1e-9) break;  // settled
     previous = sag;
   }
-  EXPECT_LT(sim.energies().kinetic, 1e-8) << model_type_name(type) << " " << n << ": at rest";
+  EXPECT_LT(sim.energies().kinetic, 1e-8) << name_of(type) << " " << n << ": at rest";
   // The centre of an even grid lies between vertices: average the four around it.
   const int a = (n - 1) / 2, b = n / 2;
   double y = 0;
@@ -60,14 +60,14 @@ TEST_P(ResolutionIndependence, HammockSagAgreesFrom16To64) {
   const double s32 = hammock_centre_sag(type, 32);
   const double s64 = hammock_centre_sag(type, 64);
   std::printf("[resolution] %s hammock centre sag: %.4f m (16), %.4f m (32), %.4f m (64)\n",
-              model_type_name(type), s16, s32, s64);
+              name_of(type), s16, s32, s64);
   EXPECT_GT(s64, 0.005) << "it sags visibly";
   EXPECT_NEAR(s16, s64, 0.03 * s64);
   EXPECT_NEAR(s32, s64, 0.03 * s64);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, ResolutionIndependence,
-                         ::testing::ValuesIn(model_types()),
+                         ::testing::ValuesIn(all_values<ModelType>()),
                          model_test_name);
 
 }  // namespace

@@ -12,7 +12,7 @@ namespace cloth {
 
 inline std::string model_test_name(const ::testing::TestParamInfo<ModelType>& info) {
   std::string name;
-  for (char c : std::string(model_type_name(info.param))) {
+  for (char c : std::string(name_of(info.param))) {
     if (c != '-') name += c;
   }
   return name;

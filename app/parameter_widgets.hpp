@@ -1,0 +1,67 @@
+#pragma once
+// The panel's widgets for declared scene parameters (engine/core/parameter.hpp): one slider,
+// checkbox or combo per parameter, with its label, unit and tooltip from the declaration, shown
+// only for the material model and integrator that use it, and while it applies (ParamInfo::
+// visible). Used as the visitor of visit_material, visit_solver and their kin.
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "core/enum_names.hpp"
+#include "core/parameter.hpp"
+#include "model/model_type.hpp"
+
+/// A combo box over an enum's one name table (core/enum_names.hpp); true when the user picked
+/// another value.
+template <class E>
+bool enum_combo(const char* label, E& value) {
+  bool changed = false;
+  if (ImGui::BeginCombo(label, cloth::name_of(value))) {
+    for (const cloth::NamedValue<E>& n : value_names(E{})) {
+      if (ImGui::Selectable(n.name, n.value == value) && n.value != value) {
+        value = n.value;
+        changed = true;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+class ParameterWidgets {
+ public:
+  /// `integrator`: the running one's name. `drawn`, when given, collects the key of every widget
+  /// drawn (tests compare it with the declarations).
+  ParameterWidgets(cloth::ModelType model, std::string integrator,
+                   std::vector<std::string>* drawn = nullptr)
+      : model_(model), integrator_(std::move(integrator)), drawn_(drawn) {}
+
+  void operator()(double& x, const cloth::ParamInfo& p);
+  void operator()(int& x, const cloth::ParamInfo& p);
+  void operator()(bool& x, const cloth::ParamInfo& p);
+  void operator()(cloth::Vec3& x, const cloth::ParamInfo& p);
+  void operator()(cloth::Pair<double> x, const cloth::ParamInfo& p);
+  void operator()(cloth::Direction<cloth::Vec3> d, const cloth::ParamInfo& p);
+  void operator()(cloth::Choice<std::string> c, const cloth::ParamInfo& p);
+  void operator()(cloth::Switchable<double> s, const cloth::ParamInfo& p);
+  template <class E>
+    requires std::is_enum_v<E>
+  void operator()(E& x, const cloth::ParamInfo& p) {
+    if (!shown(p)) return;
+    changed_ |= enum_combo(p.shown_label(), x);
+    tooltip(p);
+  }
+
+  /// Whether the user changed a value through any widget drawn so far.
+  bool changed() const { return changed_; }
+
+ private:
+  bool shown(const cloth::ParamInfo& p);
+  bool combo(const cloth::ParamInfo& p, int& index, const std::vector<const char*>& names);
+  void tooltip(const cloth::ParamInfo& p) const;
+  cloth::ModelType model_;
+  std::string integrator_;
+  std::vector<std::string>* drawn_;
+  bool changed_ = false;
+};

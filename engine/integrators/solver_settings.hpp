@@ -1,0 +1,120 @@
+#pragma once
+// The solver's scene parameters ("solver" in a scene file): the integrator and its step, declared
+// once (core/parameter.hpp) with their ranges, units, panel widgets and the integrators that use
+// them.
+#include <algorithm>
+#include <initializer_list>
+#include <iterator>
+#include <string>
+#include <string_view>
+
+#include "core/parallel.hpp"
+#include "core/parameter.hpp"
+#include "linalg/constrained_solve.hpp"
+
+namespace cloth {
+
+/// The names make_integrator accepts, in the order the panel lists them.
+inline constexpr const char* kIntegratorNames[] = {"verlet",   "explicit-euler", "symplectic-euler",
+                                                   "rk4",      "implicit",       "xpbd"};
+
+/// The UsedBy mask of the named integrators (core/parameter.hpp): bit i is kIntegratorNames[i].
+constexpr UsedBy integrators_using(std::initializer_list<std::string_view> names) {
+  UsedBy mask = 0;
+  for (std::string_view name : names) {
+    for (size_t i = 0; i < std::size(kIntegratorNames); ++i) {
+      if (name == kIntegratorNames[i]) mask |= UsedBy{1} << i;
+    }
+  }
+  return mask;
+}
+
+struct SolverSettings {
+  std::string integrator = "verlet";  ///< one of kIntegratorNames
+  double dt = 1.0 / 60.0;             ///< fixed step, s
+  int substeps = 20;                  ///< substeps per step
+  /// implicit: the modified PCG's relative tolerance, iteration cap and preconditioner; their
+  /// defaults, and why, are PcgSettings'.
+  double tolerance = PcgSettings{}.tolerance;
+  int max_iterations = PcgSettings{}.max_iterations;
+  Preconditioner preconditioner = PcgSettings{}.preconditioner;
+  bool direct_solve = false;  ///< implicit: reference direct (LDLT) solve instead of PCG
+  int newton_iterations = 1;  ///< implicit: Newton iterations per step; 1 = B&W's single
+                              ///< linearised step (eq. 18), more = fully implicit backward Euler
+  int xpbd_iterations = 1;    ///< xpbd: constraint passes per substep (1 = Macklin's small steps)
+  double strain_limit = -1;   ///< verlet: Provot's elongation limit (0.1 = 10%, 0 = Yu's
+                              ///< constraint method: edges held at rest length); negative = off
+  bool adaptive = false;      ///< B&W section 7 step-size control; dt is then the largest step
+  double max_stretch_change = 0.1;  ///< adaptive: a step changing any triangle's stretch |w_u| or
+                                    ///< |w_v| by more than this is discarded (dimensionless)
+  /// Threads of the implicit solve, XPBD's passes and every integrator's checks after a step;
+  /// every count gives the same bits (parallel.hpp). 0 = all the machine offers (a scene that
+  /// names none gets that).
+  int threads = 1;
+};
+
+/// Calls v(field, ParamInfo) for each solver parameter of `s` (SolverSettings, const or not).
+template <class Visitor, class Settings>
+void visit_solver(Visitor&& v, Settings& s) {
+  const UsedBy implicit = integrators_using({"implicit"});
+  v(Choice{s.integrator, kIntegratorNames},
+    {.key = "integrator", .tip = "Time integration scheme"});
+  v(s.dt, {.key = "dt", .unit = "s", .lo = 1e-7, .hi = 1, .tip = "Fixed simulation step (the display rate does not change it)",
+           .log = true, .ui_lo = 1e-4, .ui_hi = 0.05});
+  v(s.substeps, {.key = "substeps", .lo = 1, .hi = 10000,
+                 .tip = "Substeps per step: each integrates dt / substeps", .log = true,
+                 .ui_lo = 1, .ui_hi = 2000});
+  v(Switchable{s.strain_limit, 0.1}, {.key = "strain_limit", .lo = -1, .hi = 10, .label = "strain limit",
+                     .tip = "Provot's limit on edge elongation (0.1 = 10%; 0 = edges held at rest "
+                            "length; negative = off)",
+                     .ui_lo = 0, .ui_hi = 0.5, .integrators = integrators_using({"verlet"})});
+  v(s.adaptive, {.key = "adaptive", .label = "adaptive step",
+                 .tip = "Baraff & Witkin 1998, sec. 7: discard a step that changes any triangle's "
+                        "stretch too much, halve it, grow back after two good steps; dt is then "
+                        "the largest step"});
+  v(s.max_stretch_change, {.key = "max_stretch_change", .lo = 1e-6, .hi = 10,
+                           .label = "max stretch change",
+                           .tip = "Adaptive step: the largest change of a triangle's stretch "
+                                  "|w_u|, |w_v| accepted in one step",
+                           .log = true, .ui_lo = 1e-3, .ui_hi = 1, .visible = s.adaptive});
+  v(s.xpbd_iterations, {.key = "xpbd_iterations", .lo = 1, .hi = 1000, .label = "passes",
+                        .tip = "Gauss-Seidel constraint passes per substep; 1 with many substeps "
+                               "is Macklin et al. 2019's small steps",
+                        .log = true, .ui_lo = 1, .ui_hi = 50, .integrators = integrators_using({"xpbd"})});
+  v(s.tolerance, {.key = "tolerance", .lo = 1e-14, .hi = 0.5, .label = "CG tolerance",
+                  .tip = "Relative residual at which the modified PCG stops (Baraff & Witkin "
+                         "1998, sec. 5.3)",
+                  .log = true, .ui_lo = 1e-10, .ui_hi = 1e-2, .integrators = implicit});
+  v(s.max_iterations, {.key = "max_iterations", .lo = 1, .hi = 100000, .label = "CG max iterations",
+                       .tip = "Cap on conjugate-gradient iterations per solve", .log = true,
+                       .ui_lo = 1, .ui_hi = 5000, .integrators = implicit});
+  v(s.newton_iterations, {.key = "newton_iterations", .lo = 1, .hi = 20, .label = "Newton iterations",
+                          .tip = "Newton iterations per step: 1 is Baraff & Witkin's linearised "
+                                 "step (eq. 18), more solve backward Euler fully",
+                          .ui_lo = 1, .ui_hi = 10, .integrators = implicit});
+  v(s.direct_solve, {.key = "direct_solve", .label = "direct solve (LDLT)",
+                     .tip = "Sparse direct solve instead of the PCG: slower, for comparison",
+                     .integrators = implicit});
+  v(s.preconditioner, {.key = "preconditioner",
+                       .tip = "Of the modified PCG: diagonal (Baraff & Witkin's), block-Jacobi, "
+                              "incomplete Cholesky, or two-level (incomplete Cholesky plus a "
+                              "coarse solve)",
+                       .integrators = implicit});
+  v(s.threads, {.key = "threads", .lo = 0, .hi = kMaxThreads,
+                .tip = "Threads of the solve (0 = all the machine offers); every count gives the "
+                       "same result, bit for bit",
+                .ui_lo = 1, .ui_hi = double(std::max(s.threads, available_threads())),
+                .integrators = integrators_using({"implicit", "xpbd"})});
+}
+
+/// Throws InputError naming the field for a value outside its declared range or an unknown
+/// integrator.
+inline void validate_solver(const SolverSettings& solver) { visit_solver(RangeCheck("solver"), solver); }
+
+/// The modified PCG's settings of the implicit step.
+inline PcgSettings pcg_settings(const SolverSettings& s) {
+  return {.tolerance = s.tolerance, .max_iterations = s.max_iterations,
+          .preconditioner = s.preconditioner, .threads = s.threads};
+}
+
+}  // namespace cloth

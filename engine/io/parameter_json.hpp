@@ -1,0 +1,42 @@
+#pragma once
+// Declared parameters (core/parameter.hpp) written into a scene document's JSON object: numbers as
+// numbers, vectors and pairs as arrays, enums and choices by name.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/enum_names.hpp"
+#include "core/parameter.hpp"
+
+namespace cloth {
+
+struct WriteParameters {
+  nlohmann::json& out;
+  void operator()(double x, const ParamInfo& p) const { out[p.key] = x; }
+  void operator()(int x, const ParamInfo& p) const { out[p.key] = x; }
+  void operator()(bool x, const ParamInfo& p) const { out[p.key] = x; }
+  void operator()(const Vec3& x, const ParamInfo& p) const { out[p.key] = {x.x(), x.y(), x.z()}; }
+  template <class T>
+  void operator()(Pair<T> x, const ParamInfo& p) const {
+    out[p.key] = {x.a, x.b};
+  }
+  template <class T>
+  void operator()(Switchable<T> s, const ParamInfo& p) const {
+    (*this)(s.value, p);
+  }
+  template <class V>
+  void operator()(Direction<V> d, const ParamInfo& p) const {
+    (*this)(d.value, p);
+  }
+  template <class S>
+  void operator()(Choice<S> c, const ParamInfo& p) const {
+    out[p.key] = std::string(c.value);
+  }
+  template <class E>
+    requires std::is_enum_v<E>
+  void operator()(E x, const ParamInfo& p) const {
+    out[p.key] = name_of(x);
+  }
+};
+
+}  // namespace cloth

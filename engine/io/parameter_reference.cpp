@@ -1,0 +1,122 @@
+#include "io/parameter_reference.hpp"
+
+#include <initializer_list>
+#include <sstream>
+
+#include "core/enum_names.hpp"
+#include "core/parameter.hpp"
+#include "io/scene.hpp"
+#include "model/material_parameters.hpp"
+#include "integrators/solver_settings.hpp"
+
+namespace cloth {
+
+namespace {
+
+// Which models, or which integrators, use a parameter ("all" when every one does).
+std::string used_by_column(const ParamInfo& p) {
+  std::string out;
+  if (p.models != kUsedByAll) {
+    for (const NamedValue<ModelType>& n : value_names(ModelType{})) {
+      if (p.models & models_using(n.value)) out += (out.empty() ? "" : ", ") + std::string(n.name);
+    }
+  }
+  if (p.integrators != kUsedByAll) {
+    for (const char* name : kIntegratorNames) {
+      if (p.integrators & integrators_using({name})) out += (out.empty() ? "" : ", ") + std::string(name);
+    }
+  }
+  return out.empty() ? "all" : out;
+}
+
+// "[a, b, c]": a vector, a pair or a range as the table shows them.
+std::string bracketed(std::initializer_list<double> values) {
+  std::ostringstream out;
+  out << "[";
+  for (const double* v = values.begin(); v != values.end(); ++v) out << (v == values.begin() ? "" : ", ") << *v;
+  out << "]";
+  return out.str();
+}
+
+// One table row per parameter, its default being the value visited (a default-made struct).
+class ReferenceRows {
+ public:
+  explicit ReferenceRows(std::ostringstream& out) : out_(out) {}
+  void operator()(double x, const ParamInfo& p) const { row(format_number(x), p); }
+  void operator()(int x, const ParamInfo& p) const { row(std::to_string(x), p); }
+  void operator()(bool x, const ParamInfo& p) const { row(x ? "true" : "false", p); }
+  void operator()(const Vec3& x, const ParamInfo& p) const {
+    row(bracketed({x.x(), x.y(), x.z()}), p);
+  }
+  template <class T>
+  void operator()(Pair<T> x, const ParamInfo& p) const {
+    row(bracketed({x.a, x.b}), p);
+  }
+  template <class T>
+  void operator()(Switchable<T> s, const ParamInfo& p) const {
+    (*this)(s.value, p);
+  }
+  template <class V>
+  void operator()(Direction<V> d, const ParamInfo& p) const {
+    row(bracketed({d.value.x(), d.value.y(), d.value.z()}), p, "any non-zero vector, made unit");
+  }
+  template <class S>
+  void operator()(Choice<S> c, const ParamInfo& p) const {
+    row(std::string(c.value), p, "one of " + joined(c.names));
+  }
+  template <class E>
+    requires std::is_enum_v<E>
+  void operator()(E x, const ParamInfo& p) const {
+    row(name_of(x), p, "one of " + name_choices<E>());
+  }
+
+ private:
+  // `range`: the accepted names of a choice; numbers show [lo, hi], flags (no range) both values.
+  void row(const std::string& value, const ParamInfo& p, const std::string& range = "") const {
+    const std::string accepted = !range.empty()  ? range
+                                 : p.lo == p.hi ? "true, false"
+                                                : bracketed({p.lo, p.hi});
+    out_ << "| `" << p.key << "` | " << (*p.unit ? p.unit : "-") << " | " << accepted << " | " << value
+         << " | " << used_by_column(p) << " | " << p.tip << " |\n";
+  }
+
+  std::ostringstream& out_;
+};
+
+// A section's table: the rows of its parameters, `defaults` being what a scene file gets for a
+// key it leaves out.
+template <class Settings, class Visit>
+void section(std::ostringstream& out, const char* path, const Settings& defaults, Visit visit) {
+  out << "\n### `" << path << "`\n\n"
+      << "| key | unit | range | default | used by | meaning |\n"
+      << "|---|---|---|---|---|---|\n";
+  visit(ReferenceRows(out), defaults);
+}
+
+}  // namespace
+
+std::string parameter_reference_markdown() {
+  std::ostringstream out;
+  out << kParameterReferenceBegin << "\n";
+  // As parse_scene reads them: an object that is present switches self-collision and tearing
+  // on and makes the wind blow; the solver's threads are the machine's (0).
+  SelfCollisionSettings self_collision;
+  self_collision.enabled = true;
+  TearSettings tearing;
+  tearing.enabled = true;
+  WindField wind;
+  wind.type = WindField::Type::Constant;
+  SolverSettings solver;
+  solver.threads = 0;
+  section(out, "cloth.material", SpringMaterial{}, [](auto&& v, const auto& s) { visit_material(v, s); });
+  section(out, "cloth.self_collision", self_collision, [](auto&& v, const auto& s) { visit_self_collision(v, s); });
+  section(out, "cloth.tearing", tearing, [](auto&& v, const auto& s) { visit_tearing(v, s); });
+  section(out, "forces", ExternalForces{}, [](auto&& v, const auto& s) { visit_forces(v, s); });
+  section(out, "forces.wind", wind, [](auto&& v, const auto& s) { visit_wind(v, s); });
+  section(out, "solver", solver, [](auto&& v, const auto& s) { visit_solver(v, s); });
+  section(out, "camera", CameraSpec{}, [](auto&& v, const auto& s) { visit_camera(v, s); });
+  out << "\n" << kParameterReferenceEnd << "\n";
+  return out.str();
+}
+
+}  // namespace cloth

@@ -1,0 +1,63 @@
+#pragma once
+// The material's scene parameters ("cloth.material" in a scene file), declared once: key, unit,
+// accepted range, panel label and slider, meaning, and the models that use each (core/parameter.hpp
+// says who reads this list). The density pattern, a nested object, is read by io/scene.cpp.
+#include "core/parameter.hpp"
+#include "elements/material.hpp"
+#include "model/model_type.hpp"
+
+namespace cloth {
+
+/// Calls v(field, ParamInfo) for each material parameter of `m` (SpringMaterial, const or not).
+template <class Visitor, class Material>
+void visit_material(Visitor&& v, Material& m) {
+  using enum ModelType;
+  v(m.density, {.key = "density", .unit = "kg/m^2", .lo = 1e-4, .hi = 100,
+                .tip = "Areal density (cotton about 0.15)", .log = true, .ui_lo = 0.01, .ui_hi = 5});
+  v(m.stretch, {.key = "stretch", .unit = "N/m", .lo = 0, .hi = 1e8,
+                .tip = "Membrane stretch modulus (springs: the structural spring constant; "
+                       "edge-area: alpha; Feynman: the thread modulus Y; Breen: the energy well C)",
+                .log = true, .ui_lo = 1, .ui_hi = 1e5});
+  v(m.shear, {.key = "shear", .unit = "N/m", .lo = 0, .hi = 1e8,
+              .tip = "In-plane shear modulus (springs: the diagonal spring constant; Breen: the "
+                     "trellis stiffness per rad)",
+              .log = true, .ui_lo = 0.1, .ui_hi = 1e5, .models = models_using(Springs, BaraffWitkin, Breen)});
+  v(m.bending, {.key = "bending", .unit = "N*m", .lo = 0, .hi = 10, .tip = "Bending rigidity B",
+                .log = true, .ui_lo = 1e-7, .ui_hi = 1e-1});
+  v(m.damping, {.key = "damping", .unit = "N*s/m", .lo = 0, .hi = 1e4, .label = "spring damping",
+                .tip = "Damping of each element's strain rate (Baraff & Witkin 1998, eq. 11-12)",
+                .log = true, .ui_lo = 0, .ui_hi = 10});
+  v(m.velocity_damping, {.key = "velocity_damping", .unit = "1/s", .lo = 0, .hi = 1e3,
+                         .label = "velocity damping",
+                         .tip = "Drag on every vertex, a = -c v: a numerical aid, not air "
+                                "(forces.drag is the air)",
+                         .log = true, .ui_lo = 0, .ui_hi = 10});
+  v(m.bending_damping, {.key = "bending_damping", .unit = "N*m*s", .lo = 0, .hi = 10,
+                        .label = "bend damping", .tip = "Condition damping of the bend angle",
+                        .log = true, .ui_lo = 0, .ui_hi = 1e-2,
+                        .models = models_using(BaraffWitkin, EdgeArea, Feynman)});
+  v(m.area_stiffness, {.key = "area_stiffness", .unit = "N/m", .lo = 0, .hi = 1e8,
+                       .label = "area stiffness",
+                       .tip = "beta of the implicit cloth project's triangle-area term (stretch is "
+                              "its edge term alpha)",
+                       .log = true, .ui_lo = 0, .ui_hi = 1e5, .models = models_using(EdgeArea)});
+  v(m.diagonal_ratio, {.key = "diagonal_ratio", .lo = 0, .hi = 10, .label = "diagonal ratio r",
+                       .tip = "Feynman 1986, sec. 5.4: diagonal / axial spring constant (0.5 is "
+                              "isotropic, Poisson ratio 1/3)",
+                       .ui_lo = 0, .ui_hi = 2, .models = models_using(Feynman)});
+  v(m.buckling, {.key = "buckling", .unit = "m^2", .lo = 0, .hi = 1, .label = "buckling b",
+                 .tip = "Feynman 1986, sec. 5.5: a spring buckles at compressive strain b / l^2 "
+                        "(0 = no compressive strength)",
+                 .log = true, .ui_lo = 0, .ui_hi = 1e-3, .models = models_using(Feynman)});
+  v(Pair{m.rest_stretch_u, m.rest_stretch_v},
+    {.key = "rest_stretch", .lo = 0.1, .hi = 10, .label = "rest stretch u, v",
+     .tip = "b_u, b_v of Baraff & Witkin 1998, eq. 10: rest stretch along u and v (1 = none)",
+     .ui_lo = 0.5, .ui_hi = 1.5, .models = models_using(BaraffWitkin)});
+  v(Pair{m.bend_k_u, m.bend_k_v},
+    {.key = "bend_anisotropy", .lo = 0, .hi = 1e3, .label = "bend factor u, v",
+     .tip = "Factors on the bending rigidity for creases along u and along v (Baraff & Witkin "
+            "1998, sec. 4.3; Breen: warp and weft)",
+     .log = true, .ui_lo = 0.01, .ui_hi = 100, .models = models_using(BaraffWitkin, EdgeArea, Breen)});
+}
+
+}  // namespace cloth

@@ -1,0 +1,44 @@
+#pragma once
+// The material models a cloth can use, and their one name table.
+#include <cstddef>
+#include <iterator>
+
+#include "core/enum_names.hpp"
+#include "core/parameter.hpp"
+
+namespace cloth {
+
+/// The material models a cloth can use; each has its own element arrays.
+enum class ModelType {
+  Springs,       ///< Hooke springs of Yu's report (structural, shear, bend)
+  BaraffWitkin,  ///< stretch/shear per triangle and bend per edge, Baraff & Witkin 1998, section 4
+  EdgeArea,      ///< edge-length + triangle-area energy of CS176 2011 (+ B&W bending, its "extra")
+  Feynman,       ///< Feynman 1986's buckling springs and angular bending, sec. 5 (square grids)
+  Breen,         ///< Breen-House-Wozny energies, via Karthikeyan & Ranganathan 1998 (grid meshes)
+};
+
+/// The scene-file names, in the order the panel lists the models.
+inline constexpr NamedValue<ModelType> kModelTypeNames[] = {
+    {ModelType::Springs, "springs"},
+    {ModelType::BaraffWitkin, "baraff-witkin"},
+    {ModelType::EdgeArea, "edge-area"},
+    {ModelType::Feynman, "feynman"},
+    {ModelType::Breen, "breen"},
+};
+constexpr std::span<const NamedValue<ModelType>> value_names(ModelType) { return kModelTypeNames; }
+static_assert(
+    [] {
+      for (size_t i = 0; i < std::size(kModelTypeNames); ++i) {
+        if (kModelTypeNames[i].value != ModelType(i)) return false;
+      }
+      return true;
+    }(),
+    "kModelTypeNames lists the models in enum order: models_using's bits rely on it");
+
+/// The UsedBy mask of the given models (core/parameter.hpp): bit i is the i-th model above.
+template <class... Types>
+constexpr UsedBy models_using(Types... types) {
+  return ((UsedBy{1} << static_cast<unsigned>(types)) | ...);
+}
+
+}  // namespace cloth
