@@ -222,6 +222,7 @@ void Ui::material_section(cloth::Simulation& sim) {
       "model, its Kawabata-fitted fabrics");
   ParameterWidgets widgets(sim.model().type, sim.solver().integrator);
   cloth::visit_material(widgets, m);
+  cloth::visit_density_pattern(widgets, m.density_pattern);
   changed |= widgets.changed();
   if (changed) {
     apply_live(material_error_, [&] { sim.set_material(m); });

@@ -7,6 +7,8 @@
 // material behaves the same at every grid resolution (likewise the damping constant in N*s/m).
 // Bending rigidity B (N*m) maps onto bend springs spanning 2h as k_bend = B / h^2 (dimensional
 // mapping only: bend springs resist bending at second order; see docs/physics.md).
+#include "core/enum_names.hpp"
+
 namespace cloth {
 
 /// The implicit cloth project's test case 3: "a density pattern across the patch (seams, pleats,
@@ -14,11 +16,28 @@ namespace cloth {
 /// part, measured in the rest material coordinates (u, v) (density_pattern.hpp).
 struct DensityPattern {
   enum class Kind { None, Stripes, Checker } kind = Kind::None;
-  int axis = 0;          ///< stripes: 0 = bands across u (seams running along v), 1 = across v
+  /// Stripes: U = bands across u (seams running along v), V = bands across v.
+  enum class Axis { U, V } axis = Axis::U;
   double period = 0.1;   ///< pattern repeat, m
   double width = 0.02;   ///< stripes: heavy band per period, m (a checker is half heavy)
   double factor = 3.0;   ///< density multiplier on the heavy part (dimensionless)
 };
+
+inline constexpr NamedValue<DensityPattern::Kind> kDensityPatternNames[] = {
+    {DensityPattern::Kind::None, "none"},
+    {DensityPattern::Kind::Stripes, "stripes"},
+    {DensityPattern::Kind::Checker, "checker"},
+};
+constexpr std::span<const NamedValue<DensityPattern::Kind>> value_names(DensityPattern::Kind) {
+  return kDensityPatternNames;
+}
+inline constexpr NamedValue<DensityPattern::Axis> kPatternAxisNames[] = {
+    {DensityPattern::Axis::U, "u"},
+    {DensityPattern::Axis::V, "v"},
+};
+constexpr std::span<const NamedValue<DensityPattern::Axis>> value_names(DensityPattern::Axis) {
+  return kPatternAxisNames;
+}
 
 struct SpringMaterial {
   double density = 0.15;           ///< areal density, kg/m^2

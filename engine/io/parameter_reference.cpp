@@ -99,7 +99,8 @@ std::string parameter_reference_markdown() {
   std::ostringstream out;
   out << kParameterReferenceBegin << "\n";
   // As parse_scene reads them: an object that is present switches self-collision and tearing
-  // on and makes the wind blow; the solver's threads are the machine's (0).
+  // on, makes the wind blow and the density pattern stripes; the solver's threads are the
+  // machine's (0).
   SelfCollisionSettings self_collision;
   self_collision.enabled = true;
   TearSettings tearing;
@@ -109,6 +110,10 @@ std::string parameter_reference_markdown() {
   SolverSettings solver;
   solver.threads = 0;
   section(out, "cloth.material", SpringMaterial{}, [](auto&& v, const auto& s) { visit_material(v, s); });
+  DensityPattern pattern;
+  pattern.kind = DensityPattern::Kind::Stripes;
+  section(out, "cloth.material.density_pattern", pattern,
+          [](auto&& v, const auto& s) { visit_density_pattern(v, s); });
   section(out, "cloth.self_collision", self_collision, [](auto&& v, const auto& s) { visit_self_collision(v, s); });
   section(out, "cloth.tearing", tearing, [](auto&& v, const auto& s) { visit_tearing(v, s); });
   section(out, "forces", ExternalForces{}, [](auto&& v, const auto& s) { visit_forces(v, s); });

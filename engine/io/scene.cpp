@@ -186,20 +186,11 @@ RestMesh parse_mesh(const json& node, const std::string& source_dir, std::vector
 DensityPattern parse_density_pattern(const json& node, std::vector<std::string>& warnings) {
   Fields f(node, "cloth.material.density_pattern", warnings);
   DensityPattern p;
-  const std::string type = f.string("type", "stripes");
-  if (type == "stripes") {
-    p.kind = DensityPattern::Kind::Stripes;
-  } else if (type == "checker") {
-    p.kind = DensityPattern::Kind::Checker;
-  } else {
-    throw InputError("cloth.material.density_pattern.type must be stripes or checker, got '" + type + "'");
-  }
-  const std::string axis = f.string("axis", "u");
-  if (axis != "u" && axis != "v") throw InputError("cloth.material.density_pattern.axis must be u or v");
-  p.axis = axis == "u" ? 0 : 1;
-  p.period = f.number("period", p.period, 1e-4, 100, "m");
-  p.width = f.number("width", std::min(p.width, p.period), 0, p.period, "m");
-  p.factor = f.number("factor", p.factor, 0.01, 100, "");
+  p.kind = DensityPattern::Kind::Stripes;  // an object with no type makes stripes
+  const bool width_given = f.has("width");
+  visit_density_pattern(ReadParameters{f}, p);
+  if (!width_given) p.width = std::min(p.width, p.period);  // the default band fits a short period
+  check_density_pattern_width(p);
   return p;
 }
 

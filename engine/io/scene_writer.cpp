@@ -31,11 +31,7 @@ json material_json(const SpringMaterial& m) {
   json j = section_json(m, [](auto&& v, const auto& s) { visit_material(v, s); });
   const DensityPattern& p = m.density_pattern;
   if (p.kind != DensityPattern::Kind::None) {
-    j["density_pattern"] = {{"type", p.kind == DensityPattern::Kind::Stripes ? "stripes" : "checker"},
-                            {"axis", p.axis == 0 ? "u" : "v"},
-                            {"period", p.period},
-                            {"width", p.width},
-                            {"factor", p.factor}};
+    j["density_pattern"] = section_json(p, [](auto&& v, const auto& s) { visit_density_pattern(v, s); });
   }
   return j;
 }

@@ -9,7 +9,8 @@ double density_factor(const DensityPattern& p, const Vec2& uv) {
     case DensityPattern::Kind::None:
       return 1.0;
     case DensityPattern::Kind::Stripes: {
-      const double s = uv[p.axis] - p.period * std::floor(uv[p.axis] / p.period);
+      const double along = uv[p.axis == DensityPattern::Axis::U ? 0 : 1];
+      const double s = along - p.period * std::floor(along / p.period);
       return s < p.width ? p.factor : 1.0;
     }
     case DensityPattern::Kind::Checker: {

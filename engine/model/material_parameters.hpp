@@ -1,7 +1,7 @@
 #pragma once
-// The material's scene parameters ("cloth.material" in a scene file), declared once: key, unit,
-// accepted range, panel label and slider, meaning, and the models that use each (core/parameter.hpp
-// says who reads this list). The density pattern, a nested object, is read by io/scene.cpp.
+// The material's scene parameters ("cloth.material" in a scene file, and its "density_pattern"
+// object), declared once: key, unit, accepted range, panel label and slider, meaning, and the
+// models that use each (core/parameter.hpp says who reads this list).
 #include "core/parameter.hpp"
 #include "elements/material.hpp"
 #include "model/model_type.hpp"
@@ -58,6 +58,35 @@ void visit_material(Visitor&& v, Material& m) {
      .tip = "Factors on the bending rigidity for creases along u and along v (Baraff & Witkin "
             "1998, sec. 4.3; Breen: warp and weft)",
      .log = true, .ui_lo = 0.01, .ui_hi = 100, .models = models_using(BaraffWitkin, EdgeArea, Breen)});
+}
+
+/// Calls v(field, ParamInfo) for each parameter of "cloth.material.density_pattern".
+template <class Visitor, class Pattern>
+void visit_density_pattern(Visitor&& v, Pattern& p) {
+  using Kind = DensityPattern::Kind;
+  v(p.kind, {.key = "type", .label = "density pattern",
+             .tip = "Heavier seams (stripes) or a weave (checker) across the rest (u, v) "
+                    "coordinates: the implicit cloth project's case 3"});
+  v(p.axis, {.key = "axis", .label = "stripes across",
+             .tip = "Stripes: bands across u (seams along v) or across v",
+             .visible = p.kind == Kind::Stripes});
+  v(p.period, {.key = "period", .unit = "m", .lo = 1e-4, .hi = 100, .label = "pattern period",
+               .tip = "The pattern's repeat (a checker's cell side)", .log = true, .ui_lo = 0.01,
+               .ui_hi = 1, .visible = p.kind != Kind::None});
+  v(p.width, {.key = "width", .unit = "m", .lo = 0, .hi = 100, .label = "stripe width",
+              .tip = "Stripes: the heavy band per period (at most the period)", .ui_lo = 0,
+              .ui_hi = 1, .visible = p.kind == Kind::Stripes});
+  v(p.factor, {.key = "factor", .lo = 0.01, .hi = 100, .label = "heavy factor",
+               .tip = "Density multiplier on the heavy part", .log = true, .ui_lo = 0.1, .ui_hi = 10,
+               .visible = p.kind != Kind::None});
+}
+
+/// Throws InputError for a stripe wider than its period (the one rule across two fields).
+inline void check_density_pattern_width(const DensityPattern& p) {
+  if (p.width > p.period) {
+    throw InputError("cloth.material.density_pattern.width must be at most its period, got " +
+                     format_number(p.width) + " > " + format_number(p.period) + " m");
+  }
 }
 
 }  // namespace cloth

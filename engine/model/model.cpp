@@ -13,12 +13,6 @@ namespace cloth {
 
 namespace {
 
-void check(double value, const char* name, double lo, double hi, const char* unit) {
-  if (!std::isfinite(value) || value < lo || value > hi) {
-    throw out_of_range(std::string("cloth.material.") + name, {.key = name, .unit = unit, .lo = lo, .hi = hi}, value);
-  }
-}
-
 // Lumped masses: each triangle gives a third of its rest area x density to each corner, so the
 // total is exactly density x area. The area is the 3D rest area (mesh positions), which is the
 // physical area whatever scale the OBJ texture coordinates use. A density pattern is sampled at
@@ -63,11 +57,8 @@ BreenCurves breen_curves_for(const SpringMaterial& material) {
 void validate_material(const SpringMaterial& m) {
   // Ranges: generous physical bounds; outside them the input is a typo, not a fabric.
   visit_material(RangeCheck("cloth.material"), m);
-  const DensityPattern& p = m.density_pattern;
-  check(p.period, "density_pattern.period", 1e-4, 100.0, "m");
-  check(p.width, "density_pattern.width", 0.0, p.period, "m");
-  check(p.factor, "density_pattern.factor", 0.01, 100.0, "");
-  if (p.axis != 0 && p.axis != 1) throw InputError("cloth.material.density_pattern.axis must be u or v");
+  visit_density_pattern(RangeCheck("cloth.material.density_pattern"), m.density_pattern);
+  check_density_pattern_width(m.density_pattern);
 }
 
 double ClothModel::total_mass() const {

@@ -61,6 +61,7 @@ class PanelContext : public ::testing::Test {
 const auto kMaterial = [](auto&& v, auto& s) { cloth::visit_material(v, s); };
 const auto kSolver = [](auto&& v, auto& s) { cloth::visit_solver(v, s); };
 const auto kWind = [](auto&& v, auto& s) { cloth::visit_wind(v, s); };
+const auto kPattern = [](auto&& v, auto& s) { cloth::visit_density_pattern(v, s); };
 
 TEST_F(PanelContext, MaterialPanelShowsTheDeclaredParametersOfEachModel) {
   for (ModelType model : cloth::all_values<ModelType>()) {
@@ -100,6 +101,19 @@ TEST_F(PanelContext, WindWidgetsAppearOnlyForAWindThatUsesThem) {
   EXPECT_EQ(std::count(shown.begin(), shown.end(), "gust"), 1);
 }
 
+TEST_F(PanelContext, DensityPatternWidgetsFollowItsType) {
+  cloth::DensityPattern none;
+  EXPECT_EQ(drawn_keys(ModelType::Springs, "verlet", none, kPattern), std::vector<std::string>{"type"});
+  cloth::DensityPattern stripes;
+  stripes.kind = cloth::DensityPattern::Kind::Stripes;
+  EXPECT_EQ(drawn_keys(ModelType::Springs, "verlet", stripes, kPattern),
+            (std::vector<std::string>{"type", "axis", "period", "width", "factor"}));
+  cloth::DensityPattern checker;
+  checker.kind = cloth::DensityPattern::Kind::Checker;
+  EXPECT_EQ(drawn_keys(ModelType::Springs, "verlet", checker, kPattern),
+            (std::vector<std::string>{"type", "period", "factor"}));
+}
+
 // Every declared parameter of every section: a range that holds its default and the panel's
 // slider, and a tooltip.
 TEST(ParameterDeclarations, DefaultsLieInTheirRangesAndSlidersHaveTips) {
@@ -115,6 +129,7 @@ TEST(ParameterDeclarations, DefaultsLieInTheirRangesAndSlidersHaveTips) {
   const cloth::SelfCollisionSettings self_collision;
   const cloth::TearSettings tearing;
   cloth::visit_material(check, material);
+  cloth::visit_density_pattern(check, material.density_pattern);
   cloth::visit_solver(check, solver);
   cloth::visit_forces(check, forces);
   cloth::visit_wind(check, forces.wind);

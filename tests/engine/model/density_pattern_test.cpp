@@ -22,7 +22,7 @@ RestMesh unit_grid(int n) {
 TEST(DensityPattern, HeavyPartsFollowTheDefinition) {
   DensityPattern stripes;
   stripes.kind = DensityPattern::Kind::Stripes;
-  stripes.axis = 1;
+  stripes.axis = DensityPattern::Axis::V;
   stripes.period = 0.2;
   stripes.width = 0.05;
   stripes.factor = 4;
