@@ -359,7 +359,7 @@ void App::rebuild_at_resolution(int nx) {
     return;
   }
   install_panes(std::move(panes), std::move(renderers));
-  const cloth::RestMesh& mesh = panes_.front().sim->intact_mesh();
+  const cloth::RestMesh& mesh = panes_.front().sim->tearing().intact_mesh();
   report("rebuilt the cloth at " + std::to_string(mesh.grid_nx) + " x " + std::to_string(mesh.grid_ny) + " vertices");
 }
 

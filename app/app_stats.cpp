@@ -34,7 +34,7 @@ nlohmann::json make_app_stats(const cloth::Simulation& sim, const OrbitCamera& c
                  {"yaw_deg", camera.yaw_deg()},
                  {"pitch_deg", camera.pitch_deg()}};
 
-  const cloth::RestMesh& mesh = sim.intact_mesh();  // a torn cloth's corners keep their indices
+  const cloth::RestMesh& mesh = sim.tearing().intact_mesh();  // a torn cloth's corners keep their indices
   if (mesh.is_grid()) {
     const int nx = mesh.grid_nx, ny = mesh.grid_ny;
     const struct {

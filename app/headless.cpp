@@ -150,7 +150,7 @@ int run_headless(const Options& o, const std::vector<PaneScene>& scenes) {
         char line[256];
         std::snprintf(line, sizeof line, "frame %d/%d  t=%.3f s  kinetic=%.6g J  instabilities=%d%s%s",
                       frame, o.frames, p.sim->time(), p.sim->energies().kinetic,
-                      p.sim->instabilities(), p.label.empty() ? "" : "  pane ", p.label.c_str());
+                      p.sim->statistics().instabilities, p.label.empty() ? "" : "  pane ", p.label.c_str());
         std::cout << line << "\n" << std::flush;
       }
     }
@@ -179,7 +179,7 @@ int run_headless(const Options& o, const std::vector<PaneScene>& scenes) {
   }
   if (const int signal = shutdown_signal()) {
     std::cout << "clothsim: stopped by signal " << signal << " after "
-              << panes.front().sim->steps() << " frames\n";
+              << panes.front().sim->statistics().steps << " frames\n";
     return exit_status_for_signal(signal);
   }
   return 0;

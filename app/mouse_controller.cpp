@@ -85,14 +85,14 @@ bool MouseController::try_grab(double x, double y, WindowExtent win, const Orbit
   record.position = record.start;
   record.active = true;
   grab_log_.push_back(record);
-  sim.grab(hit->vertex, hit->point);
+  sim.mouse().grab(hit->vertex, hit->point);
   return true;
 }
 
 bool MouseController::try_grab_solid(double x, double y, WindowExtent win,
                                      const OrbitCamera& camera, const cloth::Simulation& sim) {
   const Ray ray = camera.ray_through(x, y, win.width, win.height);
-  const auto hit = cloth::pick_collider(sim.colliders(), sim.time(), to_cloth(ray.origin),
+  const auto hit = cloth::pick_collider(sim.colliders().all(), sim.time(), to_cloth(ray.origin),
                                         to_cloth(ray.direction));
   if (!hit) return false;
   solid_ = hit->collider;
@@ -115,7 +115,7 @@ std::optional<glm::dvec3> MouseController::on_drag_plane(double x, double y, Win
 void MouseController::try_toggle_pin(double x, double y, WindowExtent win,
                                      const OrbitCamera& camera, cloth::Simulation& sim) {
   if (const auto hit = pick_at(x, y, win, camera, sim); hit && hit->vertex >= 0)
-    sim.set_pinned(hit->vertex, !sim.is_pinned(hit->vertex));
+    sim.set_pinned(hit->vertex, !sim.pins().is_pinned(hit->vertex));
 }
 
 void MouseController::release(int button, cloth::Simulation& sim) {
@@ -123,7 +123,7 @@ void MouseController::release(int button, cloth::Simulation& sim) {
   if (drag_ == Drag::Grab) {
     update(sim);  // freeze the logged position at the moment of release
     if (!grab_log_.empty()) grab_log_.back().active = false;
-    sim.release_grab();
+    sim.mouse().release();
   }
   drag_ = Drag::None;
   drag_button_ = -1;
@@ -149,13 +149,13 @@ void MouseController::move(double x, double y, WindowExtent win, OrbitCamera& ca
       // target where it was.
       const std::optional<glm::dvec3> target = on_drag_plane(x, y, win, camera);
       if (!target) return;
-      sim.move_grab(to_cloth(*target));
+      sim.mouse().move(to_cloth(*target));
       if (!grab_log_.empty()) grab_log_.back().last_target = *target;
       return;
     }
     case Drag::Solid: {
       const std::optional<glm::dvec3> target = on_drag_plane(x, y, win, camera);
-      if (target) sim.set_collider_offset(solid_, to_cloth(solid_start_offset_ + (*target - plane_point_)));
+      if (target) sim.colliders().set_offset(solid_, to_cloth(solid_start_offset_ + (*target - plane_point_)));
       return;
     }
   }
@@ -175,7 +175,7 @@ void MouseController::update(const cloth::Simulation& sim) {
 void MouseController::cancel(cloth::Simulation& sim) {
   if (drag_ == Drag::Grab) {
     if (!grab_log_.empty()) grab_log_.back().active = false;
-    sim.release_grab();
+    sim.mouse().release();
   }
   drag_ = Drag::None;
   drag_button_ = -1;

@@ -31,7 +31,7 @@ std::vector<PaneScene> scenes_at_resolution(const std::vector<Pane>& panes, int 
                                             std::vector<std::string>& warnings) {
   std::vector<PaneScene> out;
   for (const Pane& p : panes) {
-    const cloth::RestMesh& mesh = p.sim->intact_mesh();
+    const cloth::RestMesh& mesh = p.sim->tearing().intact_mesh();
     if (!mesh.is_grid()) throw cloth::InputError("only a generated grid has a resolution to change (this cloth is a mesh file)");
     const int ny = std::max(2, int(std::lround(nx * double(mesh.grid_ny) / mesh.grid_nx)));
     nlohmann::json doc = cloth::scene_document(p.document, p.source_dir, *p.sim, camera);
@@ -80,7 +80,7 @@ int add_pane_collider(Pane& pane, const nlohmann::json& entry) {
   nlohmann::json& list = pane.document["colliders"];
   if (!list.is_array()) list = nlohmann::json::array();
   const std::string key = "colliders." + std::to_string(list.size());
-  const int k = pane.sim->add_collider(cloth::parse_collider_entry(entry, key, pane.source_dir));
+  const int k = pane.sim->colliders().add(cloth::parse_collider_entry(entry, key, pane.source_dir));
   list.push_back(entry);
   return k;
 }
@@ -93,7 +93,7 @@ void remove_pane_collider(Pane& pane, int k) {
       if (pin.value("collider", -1) == k) throw cloth::InputError("a pin follows this solid: it cannot be removed");
     }
   }
-  pane.sim->remove_collider(k);
+  pane.sim->colliders().remove(k);
   pane.document["colliders"].erase(size_t(k));
   if (cloth_doc.contains("pins")) {
     for (nlohmann::json& pin : cloth_doc["pins"]) {

@@ -29,7 +29,7 @@ void draw_pane_labels(const std::vector<PaneSummary>& panes) {
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   for (const PaneSummary& p : panes) {
     const std::string detail = describe(p);
-    const int blow_ups = p.sim->instabilities();
+    const int blow_ups = p.sim->statistics().instabilities;
     char warning[64] = "";
     if (blow_ups > 0) std::snprintf(warning, sizeof warning, "blew up %d times (recovered)", blow_ups);
 

@@ -120,7 +120,7 @@ void Renderer::upload_colliders(const cloth::Simulation& sim) {
     collider_meshes_.push_back(std::move(gpu));
   }
   glBindVertexArray(0);
-  uploaded_colliders_ = sim.collider_version();
+  uploaded_colliders_ = sim.colliders().version();
 }
 
 void Renderer::upload_cloth_topology(const cloth::Simulation& sim) {
@@ -193,13 +193,13 @@ void Renderer::upload_markers(const cloth::Simulation& sim, const ViewOptions& v
   }
   if (view.show_pins) {
     for (int i = 0; i < int(x.size()); ++i) {
-      if (sim.is_pinned(i)) {
+      if (sim.pins().is_pinned(i)) {
         data.push_back(to_glm(x[size_t(i)]));
         data.push_back(kPinColor);
       }
     }
   }
-  if (const auto& grab = sim.current_grab();
+  if (const auto& grab = sim.mouse().current();
       grab && grab->vertex >= 0 && grab->vertex < int(x.size())) {
     data.push_back(to_glm(grab->target));
     data.push_back(kGrabTargetColor);
@@ -261,7 +261,7 @@ void Renderer::draw_ground(const Ground& g, const glm::mat4& view_proj, const gl
 void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, const Viewport& vp,
                     const ViewOptions& view) {
   upload_cloth(sim);
-  if (uploaded_colliders_ != sim.collider_version()) upload_colliders(sim);
+  if (uploaded_colliders_ != sim.colliders().version()) upload_colliders(sim);
   if (view.strain_heat_map) upload_strain_colors(sim, view.heat_map_top);
   upload_markers(sim, view);
 

@@ -76,7 +76,7 @@ class Renderer {
 
   /// One mesh per solid collider, in the order of sim.colliders(); null for planes.
   std::vector<std::unique_ptr<GpuMesh>> collider_meshes_;
-  std::uint64_t uploaded_colliders_ = 0;  ///< sim.collider_version() of collider_meshes_
+  std::uint64_t uploaded_colliders_ = 0;  ///< sim.colliders().version() of collider_meshes_
   GlVertexArray ground_vao_;
   GlBuffer ground_vbo_;
   GlVertexArray marker_vao_;

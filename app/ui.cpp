@@ -133,7 +133,7 @@ void Ui::scene_section(const cloth::Simulation& sim, const UiStats& stats, UiAct
   if (ImGui::Button("Save")) actions.save_scene = save_path_;
   tip("Save the running scene with every change made here (material, solver, forces, pins, "
       "moved solids, camera) as a scene file (Ctrl+S); side by side, the pane being edited");
-  const cloth::RestMesh& mesh = sim.intact_mesh();
+  const cloth::RestMesh& mesh = sim.tearing().intact_mesh();
   if (mesh.is_grid()) {
     if (resolution_ == 0 || resolution_sim_ != &sim || resolution_of_ != mesh.grid_nx) {  // another cloth
       resolution_ = resolution_of_ = mesh.grid_nx;
@@ -238,7 +238,7 @@ void Ui::collisions_section(cloth::Simulation& sim, UiActions& actions) {
                       c.motion.moves() ? ", moving" : "");
     float mu[2] = {float(c.friction), float(c.mu_kinetic())};
     if (ImGui::SliderFloat2("mu static, kinetic", mu, 0.0f, 1.5f, "%.2f")) {
-      apply_live(solver_error_, [&] { sim.set_collider_friction(k, mu[0], mu[1]); });
+      apply_live(solver_error_, [&] { sim.colliders().set_friction(k, mu[0], mu[1]); });
     }
     tip("Coulomb friction against this solid (dimensionless): the cloth sticks while the tangential "
         "force is below mu_s times the normal force, and slides with mu_k times it");
@@ -252,7 +252,7 @@ void Ui::collisions_section(cloth::Simulation& sim, UiActions& actions) {
     if (ImGui::SmallButton(type)) actions.add_solid = type;
   }
   tip("Add a solid a third of the cloth's size just below it; Shift + drag moves it");
-  const cloth::FrameReport& r = sim.last_report();
+  const cloth::FrameReport& r = sim.statistics().last_report;
   ImGui::Text("solid contacts %d, collision %.2f ms/frame", r.integration.contacts, r.integration.timings.collision_ms);
   tip("Vertices touching a solid in the last substep; wall time of the collision stage");
   cloth::SelfCollisionSettings s = sim.self_collision();
@@ -267,11 +267,11 @@ void Ui::collisions_section(cloth::Simulation& sim, UiActions& actions) {
 }
 
 void Ui::tearing_section(cloth::Simulation& sim) {
-  cloth::TearSettings t = sim.tearing();
+  cloth::TearSettings t = sim.tearing().settings();
   ParameterWidgets widgets(sim.model().type, sim.solver().integrator);
   cloth::visit_tearing(widgets, t);
   const bool changed = widgets.changed();
-  ImGui::Text("edges broken %d, pieces %d", sim.torn_edges(), cloth::connected_pieces(sim.model().mesh));
+  ImGui::Text("edges broken %d, pieces %d", sim.tearing().torn_edges(), cloth::connected_pieces(sim.model().mesh));
   if (changed) {
     apply_live(tearing_error_, [&] { sim.set_tearing(t); });
   }
@@ -366,7 +366,7 @@ void Ui::forces_section(cloth::Simulation& sim) {
     apply_live(forces_error_, [&] { sim.set_external_forces(f); });
   }
   // The mouse: placed kinematically, or B&W's "mouse forces" (sec. 2) as a damped spring.
-  cloth::GrabSettings grab = sim.grab_settings();
+  cloth::GrabSettings grab = sim.mouse().settings();
   bool grab_changed = false;
   const char* const kGrabModes[] = {"kinematic", "spring"};
   int mode = grab.mode == cloth::GrabMode::Spring ? 1 : 0;
@@ -383,7 +383,7 @@ void Ui::forces_section(cloth::Simulation& sim) {
     tip("c of the mouse spring, N*s/m: drag on the grabbed vertex's velocity");
   }
   if (grab_changed) {
-    apply_live(forces_error_, [&] { sim.set_grab_settings(grab); });
+    apply_live(forces_error_, [&] { sim.mouse().set_settings(grab); });
   }
   error_line(forces_error_);
 }
@@ -481,7 +481,7 @@ void Ui::stats_section(const cloth::Simulation& sim, const UiStats& stats) {
   tip("Display rate and wall time per displayed frame");
   ImGui::Text("simulation %.2f ms/frame (%d steps)", stats.sim_ms, stats.steps_per_frame);
   tip("Wall time in the solver per displayed frame, and fixed steps taken in it");
-  ImGui::Text("sim time %.3f s, %lld steps", sim.time(), static_cast<long long>(sim.steps()));
+  ImGui::Text("sim time %.3f s, %lld steps", sim.time(), static_cast<long long>(sim.statistics().steps));
   tip("Simulated time, s, and fixed steps taken");
   if (stats.behind) {
     ImGui::TextColored(kErrorColor, "slower than real time: %d steps dropped", stats.dropped_steps);
@@ -492,19 +492,19 @@ void Ui::stats_section(const cloth::Simulation& sim, const UiStats& stats) {
   tip("Kinetic energy sum 1/2 m v^2 and spring energy, J");
   ImGui::Text("max edge strain %.2f%%", 100.0 * cloth::max_edge_strain(sim.model(), sim.state()));
   tip("Largest relative elongation of a mesh edge (dimensionless, shown in %)");
-  if (const double cg = sim.mean_solver_iterations(); cg >= 0) {
+  if (const double cg = sim.statistics().mean_solver_iterations(); cg >= 0) {
     ImGui::Text("CG iterations %.1f per solve", cg);
     tip("Mean modified-PCG iterations per implicit step since the start");
   }
-  ImGui::Text("rejected steps: %lld", static_cast<long long>(sim.rejected_steps()));
+  ImGui::Text("rejected steps: %lld", static_cast<long long>(sim.statistics().rejected_steps));
   tip("Proposed steps discarded: blow-ups, and the adaptive controller's stretch test");
-  ImGui::Text("pinned %d of %d vertices", sim.pinned_count(), sim.model().vertex_count());
+  ImGui::Text("pinned %d of %d vertices", sim.pins().pinned_count(), sim.model().vertex_count());
   tip("Ctrl+click a vertex to pin / unpin it");
-  if (sim.instabilities() > 0) {
-    ImGui::TextColored(kErrorColor, "instabilities: %d", sim.instabilities());
+  if (sim.statistics().instabilities > 0) {
+    ImGui::TextColored(kErrorColor, "instabilities: %d", sim.statistics().instabilities);
     tip("Steps that blew up and were rolled back (lower dt or stiffness, or add substeps)");
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 320.0f);
-    ImGui::TextColored(kErrorColor, "%s", sim.last_instability().c_str());
+    ImGui::TextColored(kErrorColor, "%s", sim.statistics().last_instability.c_str());
     ImGui::PopTextWrapPos();
   } else {
     ImGui::Text("instabilities: 0");

@@ -45,7 +45,7 @@ const FixedSystem& fixed_system(int n) {
   s->x = state.x;
   s->c.reset(vertices);
   for (int i = 0; i < vertices; ++i) {
-    if (sim.is_pinned(i)) {
+    if (sim.pins().is_pinned(i)) {
       s->c.fix(i, cloth::Vec3::Zero());
       continue;
     }

@@ -73,8 +73,8 @@ void BM_Frame(benchmark::State& state, const std::string& name, const Variant& v
   const int n = static_cast<int>(state.range(0));
   Cached& cached = warmed_up(name, variant, n);
   cloth::Simulation& sim = *cached.sim;
-  const auto steps0 = sim.rejected_steps();
-  const cloth::StepTimings t0 = sim.total_timings();
+  const auto steps0 = sim.statistics().rejected_steps;
+  const cloth::StepTimings t0 = sim.statistics().total_timings;
   long long frames = 0, steps = 0, substeps = 0, cg = 0;
   bench::time_frames(state, [&] {
     const cloth::FrameReport r = sim.step();
@@ -85,20 +85,20 @@ void BM_Frame(benchmark::State& state, const std::string& name, const Variant& v
     benchmark::DoNotOptimize(sim.state().x.data());
   });
   cached.heap.sample();
-  const cloth::StepTimings& t1 = sim.total_timings();
+  const cloth::StepTimings& t1 = sim.statistics().total_timings;
   const double per_frame = frames > 0 ? 1.0 / static_cast<double>(frames) : 0.0;
   state.counters["vertices"] = n * n;
   state.counters["steps_per_frame"] = static_cast<double>(steps) * per_frame;
   // Integrator substeps, discarded attempts included: the work actually done per frame.
   state.counters["substeps_per_frame"] = static_cast<double>(substeps) * per_frame;
-  state.counters["rejected_per_frame"] = static_cast<double>(sim.rejected_steps() - steps0) * per_frame;
+  state.counters["rejected_per_frame"] = static_cast<double>(sim.statistics().rejected_steps - steps0) * per_frame;
   state.counters["cg_per_step"] = substeps > 0 ? static_cast<double>(cg) / static_cast<double>(substeps) : 0.0;
   state.counters["assembly_ms"] = (t1.assembly_ms - t0.assembly_ms) * per_frame;
   state.counters["solve_ms"] = (t1.solve_ms - t0.solve_ms) * per_frame;
   state.counters["collision_ms"] = (t1.collision_ms - t0.collision_ms) * per_frame;
   state.counters["heap_mib"] = cached.heap.mib();
   bench::set_strain_counters(state, edge_strain(sim));
-  state.counters["instabilities"] = sim.instabilities();
+  state.counters["instabilities"] = sim.statistics().instabilities;
 }
 
 // Registered at start-up: one benchmark per variant, one argument per grid size. Explicit

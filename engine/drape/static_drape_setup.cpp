@@ -30,9 +30,9 @@ constexpr NamedOptions kNamed[] = {
 DrapeProblem drape_problem_from(const Simulation& sim) {
   std::vector<int> pinned;
   for (int i = 0; i < sim.model().vertex_count(); ++i) {
-    if (sim.is_pinned(i)) pinned.push_back(i);
+    if (sim.pins().is_pinned(i)) pinned.push_back(i);
   }
-  return make_drape_problem(sim.model(), sim.gravity(), pinned, sim.colliders(), sim.state().x);
+  return make_drape_problem(sim.model(), sim.gravity(), pinned, sim.colliders().all(), sim.state().x);
 }
 
 DrapeOptions drape_options_from_name(const std::string& name) {

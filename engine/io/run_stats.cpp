@@ -22,26 +22,26 @@ nlohmann::json RunStats::to_json(const Simulation& sim) const {
   nlohmann::json doc;
   doc["frames"] = frames();
   doc["ms_per_frame_median"] = median_ms();
-  doc["steps"] = sim.steps();
+  doc["steps"] = sim.statistics().steps;
   doc["substeps_per_step"] = sim.solver().substeps;
   doc["dt"] = sim.solver().dt;
   doc["sim_time"] = sim.time();
   doc["integrator"] = sim.solver().integrator;
   // Explicit integrators solve no linear system: then there is no CG count to report (null).
-  const double cg = sim.mean_solver_iterations();
+  const double cg = sim.statistics().mean_solver_iterations();
   doc["cg_iterations_mean"] = cg >= 0 ? nlohmann::json(cg) : nlohmann::json(nullptr);
-  doc["cg_residual_last"] = sim.last_report().integration.solver_residual;
-  doc["instabilities"] = sim.instabilities();
-  doc["rejected_steps"] = sim.rejected_steps();
+  doc["cg_residual_last"] = sim.statistics().last_report.integration.solver_residual;
+  doc["instabilities"] = sim.statistics().instabilities;
+  doc["rejected_steps"] = sim.statistics().rejected_steps;
   doc["adaptive"] = sim.solver().adaptive;
   doc["final_step_s"] = sim.current_step();
   // Where the time went, per frame on average (B&W Table 1's split).
-  const StepTimings& t = sim.total_timings();
-  const double frames_run = std::max<double>(1.0, static_cast<double>(sim.steps()));
+  const StepTimings& t = sim.statistics().total_timings;
+  const double frames_run = std::max<double>(1.0, static_cast<double>(sim.statistics().steps));
   doc["assembly_ms_mean"] = t.assembly_ms / frames_run;
   doc["solve_ms_mean"] = t.solve_ms / frames_run;
   doc["collision_ms_mean"] = t.collision_ms / frames_run;
-  doc["last_instability"] = sim.last_instability();
+  doc["last_instability"] = sim.statistics().last_instability;
   doc["max_edge_strain"] = max_edge_strain(sim.model(), sim.state());
   doc["final_kinetic_energy"] = e.kinetic;
   doc["final_potential_energy"] = e.gravitational + e.elastic;
@@ -52,8 +52,8 @@ nlohmann::json RunStats::to_json(const Simulation& sim) const {
   // through itself.
   doc["intersecting_triangle_pairs"] =
       all_finite(sim.state()) ? count_intersecting_triangle_pairs(sim.model().mesh.triangles, sim.state().x) : -1;
-  doc["tearing"] = sim.tearing().enabled;
-  doc["torn_edges"] = sim.torn_edges();
+  doc["tearing"] = sim.tearing().settings().enabled;
+  doc["torn_edges"] = sim.tearing().torn_edges();
   doc["pieces"] = connected_pieces(sim.model().mesh);
   doc["vertices"] = sim.model().vertex_count();
   doc["springs"] = sim.model().springs.size();

@@ -43,22 +43,22 @@ json pins_json(const json& base_cloth, const Scene& base, const Simulation& sim)
   json pins = json::array();
   std::set<int> covered;
   std::set<int> moving_now;  // a ctrl+click takes a vertex off its path (Simulation::set_pinned)
-  for (const MovingPin& p : sim.moving_pins()) moving_now.insert(p.vertex);
-  const RestMesh& mesh = sim.intact_mesh();  // pins name vertices of the untorn cloth
+  for (const MovingPin& p : sim.pins().moving_pins()) moving_now.insert(p.vertex);
+  const RestMesh& mesh = sim.tearing().intact_mesh();  // pins name vertices of the untorn cloth
   for (size_t k = 0; k < base.pins.size(); ++k) {
     const PinSpec& spec = base.pins[k];
     const std::vector<int> vertices = select_vertices(mesh, spec);
     // As resolve_moving_pins: a pin on a collider follows the collider's path.
     const MotionPath& path = spec.collider >= 0 ? base.colliders[size_t(spec.collider)].motion : spec.motion;
     bool all_held = true;
-    for (int v : vertices) all_held = all_held && (path.moves() ? moving_now.count(v) > 0 : sim.is_pinned(v));
+    for (int v : vertices) all_held = all_held && (path.moves() ? moving_now.count(v) > 0 : sim.pins().is_pinned(v));
     if (all_held) {
       pins.push_back(base_cloth.at("pins").at(k));
       covered.insert(vertices.begin(), vertices.end());
     }
   }
   for (int v = 0; v < mesh.vertex_count(); ++v) {
-    if (sim.is_pinned(v) && !covered.count(v)) pins.push_back({{"vertex", v}});
+    if (sim.pins().is_pinned(v) && !covered.count(v)) pins.push_back({{"vertex", v}});
   }
   return pins;
 }
@@ -111,7 +111,7 @@ json scene_document(const json& base, const std::string& source_dir, const Simul
   cloth["material"] = material_json(sim.model().material);
   cloth["pins"] = pins_json(base.at("cloth"), parsed, sim);
   cloth["self_collision"] = section_json(sim.self_collision(), [](auto&& v, const auto& s) { visit_self_collision(v, s); });
-  cloth["tearing"] = section_json(sim.tearing(), [](auto&& v, const auto& s) { visit_tearing(v, s); });
+  cloth["tearing"] = section_json(sim.tearing().settings(), [](auto&& v, const auto& s) { visit_tearing(v, s); });
   for (size_t k = 0; k < sim.colliders().size(); ++k) update_collider(doc["colliders"][k], sim.colliders()[k]);
   doc["forces"] = section_json(sim.external_forces(), [](auto&& v, const auto& s) { visit_forces(v, s); });
   doc["forces"]["wind"] = section_json(sim.external_forces().wind, [](auto&& v, const auto& s) { visit_wind(v, s); });

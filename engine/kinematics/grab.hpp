@@ -1,6 +1,8 @@
 #pragma once
 // The mouse grab: how the user's cursor holds one vertex, placed kinematically or pulled by a
 // spring (the "mouse forces" among Baraff & Witkin's external forces, section 2).
+#include <optional>
+
 #include "core/vec.hpp"
 
 namespace cloth {
@@ -11,7 +13,7 @@ enum class GrabMode {
   Spring,     ///< B&W sec. 2's "mouse forces": a damped zero-length spring pulls it there
 };
 
-/// The mouse grab's settings (Simulation::set_grab_settings validates them).
+/// The mouse grab's settings (MouseGrab::set_settings validates them).
 struct GrabSettings {
   GrabMode mode = GrabMode::Kinematic;
   /// Spring mode: k, N/m. 100 N/m lets a 1 m^2 cotton cloth (0.15 kg, 1.5 N) hang 1.5 cm below
@@ -41,5 +43,33 @@ struct Grab {
 /// towards the cursor, at most max_speed * h away, so a fast mouse flick cannot inject an
 /// arbitrarily large displacement into one substep. Shared by every integrator.
 Vec3 grab_destination(const Grab& grab, const Vec3& from, double h);
+
+/// The simulation's mouse: at most one grabbed vertex and the settings the next grab takes.
+/// Settings are kept when the simulation is reset; the grab itself is not.
+class MouseGrab {
+ public:
+  /// The cloth's vertex count: a grab is limited to its vertices. A grab in progress ends when
+  /// its vertex is gone.
+  void set_vertex_count(int count);
+  /// Holds `vertex` at `target`, m, until released. Ignored for a vertex out of range or a
+  /// non-finite target.
+  void grab(int vertex, const Vec3& target);
+  /// Moves the held vertex's target, m (ignored when nothing is held or it is not finite).
+  void move(const Vec3& target);
+  void release() { grab_.reset(); }
+  /// The vertex held now, if any.
+  const std::optional<Grab>& current() const { return grab_; }
+
+  /// Kinematic or spring grab and the spring's k, c; also changes a grab in progress. Throws
+  /// InputError for a stiffness outside (0, 1e6] N/m or a damping outside [0, 1e3] N*s/m (NaN
+  /// included).
+  void set_settings(const GrabSettings& settings);
+  const GrabSettings& settings() const { return settings_; }
+
+ private:
+  std::optional<Grab> grab_;
+  GrabSettings settings_;
+  int vertex_count_ = 0;
+};
 
 }  // namespace cloth

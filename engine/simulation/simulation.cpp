@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
+#include <optional>
 #include <string>
 
 #include "core/error.hpp"
@@ -12,19 +14,14 @@ namespace cloth {
 
 Simulation::Simulation(ClothModel model, std::vector<Collider> colliders,
                        std::vector<int> pinned_vertices, SolverSettings solver, Vec3 gravity)
-    : model_(std::move(model)), colliders_(std::move(colliders)),
-      stretch_triangles_(build_stretch_shear(model_.mesh)), self_collider_(model_.mesh) {
+    : model_(std::move(model)), colliders_(colliders), pins_(model_.vertex_count(), pinned_vertices),
+      tearing_(model_.mesh), stretch_triangles_(build_stretch_shear(model_.mesh)),
+      self_collider_(model_.mesh) {
   set_solver(solver);
   set_gravity(gravity);
-  const int n = model_.vertex_count();
+  mouse_.set_vertex_count(model_.vertex_count());
   initial_state_.x = model_.mesh.positions;
-  initial_state_.v.assign(n, Vec3::Zero());
-  initial_pinned_.assign(n, 0);
-  for (int v : pinned_vertices) {
-    if (v < 0 || v >= n) throw InputError("pin vertex " + std::to_string(v) + " out of range");
-    initial_pinned_[v] = 1;
-  }
-  intact_mesh_ = model_.mesh;
+  initial_state_.v.assign(size_t(model_.vertex_count()), Vec3::Zero());
   reset();
 }
 
@@ -42,11 +39,11 @@ void Simulation::check_supported(const std::string& integrator, ModelType type) 
 void Simulation::set_model_type(ModelType type) {
   if (type == model_.type) return;
   check_supported(solver_.integrator, type);
-  if (tearing_.enabled && !model_supports_tearing(type)) {
+  if (tearing_.settings().enabled && !model_supports_tearing(type)) {
     throw InputError(std::string("model ") + name_of(type) + " cannot tear: turn tearing off first");
   }
   model_ = build_model(model_.mesh, model_.material, type);  // throws before anything changes
-  breakable_edges_.clear();
+  tearing_.forget_edges();
 }
 
 void Simulation::set_solver(const SolverSettings& settings) {
@@ -78,69 +75,19 @@ void Simulation::set_external_forces(const ExternalForces& forces) {
   forces_ = forces;
 }
 
+void Simulation::set_tearing(const TearSettings& settings) { tearing_.set_settings(settings, model_.type); }
+
 void Simulation::set_kinematic_constraints(std::vector<MovingPin> moving_pins,
                                            std::vector<SlideConstraint> slides) {
-  const int n = model_.vertex_count();
-  std::vector<std::uint8_t> taken(n, 0);
-  auto claim = [&](int v, const char* what) {
-    if (v < 0 || v >= n) throw InputError(std::string(what) + " vertex " + std::to_string(v) + " out of range");
-    if (taken[v]++) throw InputError(std::string(what) + " vertex " + std::to_string(v) + " has two constraints");
-  };
-  for (const MovingPin& pin : moving_pins) {
-    claim(pin.vertex, "moving pin");
-    if (!(pin.path.period > 0) || !pin.anchor.allFinite()) throw InputError("moving pin: bad path");
-  }
-  for (SlideConstraint& slide : slides) {
-    claim(slide.vertex, "line/plane");
-    if (!(slide.direction.norm() > 1e-9) || !slide.point.allFinite()) {
-      throw InputError("line/plane constraint on vertex " + std::to_string(slide.vertex) + " needs a non-zero direction");
-    }
-    slide.direction.normalize();
-    const double off = (model_.mesh.positions[size_t(slide.vertex)] - slide.project(model_.mesh.positions[size_t(slide.vertex)])).norm();
-    if (off > 1e-3) {
-      throw InputError("line/plane constraint on vertex " + std::to_string(slide.vertex) + ": the vertex starts " +
-                       std::to_string(off) + " m off its line / plane (at most 1 mm)");
-    }
-  }
-  for (const MovingPin& pin : moving_pins) initial_pinned_[pin.vertex] = 1;
-  initial_moving_pins_ = std::move(moving_pins);
-  slides_ = std::move(slides);
+  pins_.set_paths(std::move(moving_pins), std::move(slides), tearing_.intact_mesh().positions);
   reset();
 }
 
 void Simulation::set_pinned(int vertex, bool pinned) {
   if (vertex < 0 || vertex >= model_.vertex_count()) return;
-  std::erase_if(moving_pins_, [&](const MovingPin& p) { return p.vertex == vertex; });
-  pinned_[vertex] = pinned ? 1 : 0;
-  pin_positions_[vertex] = state_.x[vertex];
-  state_.v[vertex].setZero();
-  if (pinned && grab_ && grab_->vertex == vertex) grab_.reset();
-}
-
-int Simulation::pinned_count() const {
-  int count = 0;
-  for (auto p : pinned_) count += p;
-  return count;
-}
-
-void Simulation::grab(int vertex, const Vec3& target) {
-  if (vertex < 0 || vertex >= model_.vertex_count() || !target.allFinite()) return;
-  grab_ = Grab{.vertex = vertex, .target = target, .settings = grab_settings_};
-}
-
-void Simulation::set_grab_settings(const GrabSettings& settings) {
-  if (!(settings.stiffness > 0 && settings.stiffness <= 1e6)) {
-    throw InputError("grab stiffness must be in (0, 1e6] N/m, got " + std::to_string(settings.stiffness));
-  }
-  if (!(settings.damping >= 0 && settings.damping <= 1e3)) {
-    throw InputError("grab damping must be in [0, 1000] N*s/m, got " + std::to_string(settings.damping));
-  }
-  grab_settings_ = settings;
-  if (grab_) grab_->settings = settings;
-}
-
-void Simulation::move_grab(const Vec3& target) {
-  if (grab_ && target.allFinite()) grab_->target = target;
+  pins_.set_pinned(vertex, pinned, state_.x[size_t(vertex)]);
+  state_.v[size_t(vertex)].setZero();
+  if (pinned && mouse_.current() && mouse_.current()->vertex == vertex) mouse_.release();
 }
 
 std::string Simulation::try_step(FrameReport& report, double h, double t) {
@@ -150,14 +97,10 @@ std::string Simulation::try_step(FrameReport& report, double h, double t) {
   ctx.solver = &solver_;
   ctx.forces = &forces_;
   ctx.time = t;
-  ctx.kinematics.pinned = &pinned_;
-  ctx.kinematics.pin_positions = &pin_positions_;
-  ctx.kinematics.moving_pins = &moving_pins_;
-  ctx.kinematics.slides = &slides_;
+  ctx.kinematics = pins_.for_step(mouse_.current());
   ctx.self_collider = &self_collider_;
   ctx.self_collision = &self_collision_;
-  ctx.colliders = &colliders_;
-  ctx.kinematics.grab = grab_;
+  ctx.colliders = &colliders_.all();
 
   report.integration.accumulate(integrator_->step(state_, model_, ctx));
   return runaway(model_, last_good_, state_, solver_.threads);
@@ -188,7 +131,7 @@ void Simulation::advance_fixed(FrameReport& report) {
   report.steps_taken = 1;
   report.smallest_step = solver_.dt;
   if (!why.empty()) {
-    ++instabilities_;
+    ++report.instabilities;
     const int before = solver_.substeps;
     bool ok = false;
     for (int retry = 0; !ok && retry < kRecoveryRetries && solver_.substeps < kMaxRecoverySubsteps; ++retry) {
@@ -197,26 +140,26 @@ void Simulation::advance_fixed(FrameReport& report) {
       solver_.substeps = std::min(2 * solver_.substeps, kMaxRecoverySubsteps);
       ok = try_step(report, solver_.dt, time_).empty();
     }
-    last_instability_ = "step at t=" + std::to_string(time_) + " s diverged (" + why +
+    report.instability = "step at t=" + std::to_string(time_) + " s diverged (" + why +
                         ") with dt=" + std::to_string(solver_.dt) + " s, " +
                         std::to_string(before) + " substeps: ";
     if (ok) {
-      last_instability_ += "redone with " + std::to_string(solver_.substeps) + " substeps (kept)";
+      report.instability += "redone with " + std::to_string(solver_.substeps) + " substeps (kept)";
     } else {
       ++report.rejected_steps;
       state_ = last_good_;
       for (Vec3& v : state_.v) v.setZero();
-      last_instability_ += "rolled back, motion stopped; lower dt or stiffness";
+      report.instability += "rolled back, motion stopped; lower dt or stiffness";
     }
     report.recovered = true;
   }
 }
 
 void Simulation::stop_motion(FrameReport& report, const std::string& why) {
-  ++instabilities_;
+  ++report.instabilities;
   report.recovered = true;
   for (Vec3& v : state_.v) v.setZero();
-  last_instability_ = why;
+  report.instability = why;
 }
 
 void Simulation::advance_adaptively(FrameReport& report) {
@@ -250,9 +193,9 @@ void Simulation::advance_adaptively(FrameReport& report) {
     state_ = last_good_;
     ++report.rejected_steps;
     if (!why.empty()) {
-      ++instabilities_;
+      ++report.instabilities;
       report.recovered = true;
-      last_instability_ = "step of " + std::to_string(h) + " s at t=" + std::to_string(time_ + done) +
+      report.instability = "step of " + std::to_string(h) + " s at t=" + std::to_string(time_ + done) +
                           " s diverged (" + why + "): discarded, step halved";
     }
     if (!controller_.reject()) {
@@ -272,54 +215,15 @@ FrameReport Simulation::step() {
   } else {
     advance_fixed(report);
   }
-  if (tearing_.enabled) report.torn_edges = tear_overstrained_edges();
-  rejected_steps_ += report.rejected_steps;
-  total_timings_ += report.integration.timings;
-  if (solver_.integrator == "implicit" && !solver_.direct_solve) {
-    solver_iterations_ += report.integration.solver_iterations;
-    solves_ += report.integration.substeps;
+  if (tearing_.settings().enabled) {
+    const int torn_before = tearing_.torn_edges();
+    if (std::optional<CutMesh> cut = tearing_.tear(model_, state_)) replace_mesh(std::move(cut->mesh), cut->parent);
+    report.torn_edges = tearing_.torn_edges() - torn_before;
   }
+  statistics_.record(report, solver_.integrator == "implicit" && !solver_.direct_solve);
   time_ += solver_.dt;
-  ++steps_;
   ++state_version_;
-  last_report_ = report;
   return report;
-}
-
-void Simulation::set_collider_friction(int k, double static_mu, double kinetic_mu) {
-  if (k < 0 || k >= int(colliders_.size())) throw InputError("there is no collider " + std::to_string(k));
-  for (double mu : {static_mu, kinetic_mu}) {
-    if (!std::isfinite(mu) || mu < 0 || mu > 10) {
-      throw InputError("collider friction must be in [0, 10], got " + std::to_string(mu));
-    }
-  }
-  colliders_[size_t(k)].friction = static_mu;
-  colliders_[size_t(k)].kinetic_friction = kinetic_mu;
-}
-
-int Simulation::add_collider(const Collider& collider) {
-  if (!std::isfinite(collider.thickness) || collider.thickness < 0 || collider.thickness > 1)
-    throw InputError("collider thickness must be in [0, 1] m");
-  for (double mu : {collider.friction, collider.mu_kinetic()}) {
-    if (!std::isfinite(mu) || mu < 0 || mu > 10) throw InputError("collider friction must be in [0, 10]");
-  }
-  Vec3 normal;
-  if (!std::isfinite(shape_signed_distance(collider.shape, Vec3::Zero(), &normal)))
-    throw InputError("collider shape has a non-finite size or position");
-  colliders_.push_back(collider);
-  ++collider_version_;
-  return int(colliders_.size()) - 1;
-}
-
-void Simulation::remove_collider(int k) {
-  if (k < 0 || k >= int(colliders_.size())) throw InputError("there is no collider " + std::to_string(k));
-  colliders_.erase(colliders_.begin() + k);
-  ++collider_version_;
-}
-
-void Simulation::set_collider_offset(int k, const Vec3& offset) {
-  if (k < 0 || k >= int(colliders_.size()) || !offset.allFinite()) return;
-  colliders_[size_t(k)].offset = offset;
 }
 
 void Simulation::set_positions(const std::vector<Vec3>& x) {
@@ -329,24 +233,47 @@ void Simulation::set_positions(const std::vector<Vec3>& x) {
   }
   state_.x = x;
   for (Vec3& v : state_.v) v.setZero();
-  for (size_t i = 0; i < x.size(); ++i) {
-    if (pinned_[i]) pin_positions_[i] = x[i];
-  }
+  pins_.hold_at(x);
   ++state_version_;
 }
 
 void Simulation::reset() {
-  mend_tears();
+  tearing_.mend();
+  if (model_.vertex_count() != tearing_.intact_mesh().vertex_count()) {
+    std::vector<int> parent(size_t(tearing_.intact_mesh().vertex_count()));
+    std::iota(parent.begin(), parent.end(), 0);  // the intact vertices keep their indices in a cut
+    replace_mesh(tearing_.intact_mesh(), parent);
+  }
   state_ = initial_state_;
-  pinned_ = initial_pinned_;
-  pin_positions_ = initial_state_.x;
-  moving_pins_ = initial_moving_pins_;
-  for (Collider& c : colliders_) c.offset.setZero();  // solids moved by hand go back too
-  grab_.reset();
+  pins_.restart(initial_state_.x);
+  colliders_.clear_offsets();  // solids moved by hand go back too
+  mouse_.release();
   controller_.restart();
   time_ = 0;
-  steps_ = 0;
+  statistics_.steps = 0;
   ++state_version_;
+}
+
+void Simulation::replace_mesh(RestMesh mesh, const std::vector<int>& parent) {
+  ClothModel model = build_model(std::move(mesh), model_.material, model_.type);
+  const size_t n = size_t(model.vertex_count());
+  ClothState state;
+  state.x.resize(n);
+  state.v.resize(n);
+  for (size_t v = 0; v < n; ++v) {
+    state.x[v] = state_.x[size_t(parent[v])];
+    state.v[v] = state_.v[size_t(parent[v])];
+  }
+  model_ = std::move(model);
+  state_ = std::move(state);
+  last_good_ = state_;
+  pins_.remap(parent);
+  mouse_.set_vertex_count(int(n));
+  stretch_triangles_ = build_stretch_shear(model_.mesh);
+  tearing_.forget_edges();
+  self_collider_ = SelfCollider(model_.mesh);
+  integrator_ = make_integrator(solver_.integrator);  // drops caches sized by the old mesh
+  ++topology_version_;
 }
 
 bool all_finite(const ClothState& s) {

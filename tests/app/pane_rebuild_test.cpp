@@ -29,18 +29,18 @@ TEST(PaneRebuild, NewResolutionKeepsTheLiveSettingsAndThePinsInPlace) {
   const std::vector<app::PaneScene> scenes = app::scenes_at_resolution(panes, 24, cloth::CameraSpec{}, warnings);
   ASSERT_EQ(scenes.size(), 1u);
   auto rebuilt = cloth::make_simulation(scenes.front().scene);
-  EXPECT_EQ(rebuilt->intact_mesh().grid_nx, 24);
-  EXPECT_EQ(rebuilt->intact_mesh().grid_ny, 12);  // the 2:1 aspect kept
+  EXPECT_EQ(rebuilt->tearing().intact_mesh().grid_nx, 24);
+  EXPECT_EQ(rebuilt->tearing().intact_mesh().grid_ny, 12);  // the 2:1 aspect kept
   EXPECT_EQ(rebuilt->model().material.stretch, 4321);
   // The scene's two corner pins are on the new grid's corners; the ctrl+click pin at grid
   // (4, 3) of 12 x 6 is at the same place of 24 x 12: (4 * 23 / 11, 3 * 11 / 5) = (8, 7).
   int pinned = 0;
-  for (int v = 0; v < rebuilt->model().vertex_count(); ++v) pinned += rebuilt->is_pinned(v);
+  for (int v = 0; v < rebuilt->model().vertex_count(); ++v) pinned += rebuilt->pins().is_pinned(v);
   EXPECT_EQ(pinned, 3);
-  const cloth::RestMesh& grid = rebuilt->intact_mesh();
-  EXPECT_TRUE(rebuilt->is_pinned(grid.grid_index(0, 0)));
-  EXPECT_TRUE(rebuilt->is_pinned(grid.grid_index(23, 0)));
-  EXPECT_TRUE(rebuilt->is_pinned(grid.grid_index(8, 7)));
+  const cloth::RestMesh& grid = rebuilt->tearing().intact_mesh();
+  EXPECT_TRUE(rebuilt->pins().is_pinned(grid.grid_index(0, 0)));
+  EXPECT_TRUE(rebuilt->pins().is_pinned(grid.grid_index(23, 0)));
+  EXPECT_TRUE(rebuilt->pins().is_pinned(grid.grid_index(8, 7)));
   EXPECT_EQ(scenes.front().document["cloth"]["mesh"]["grid"]["resolution"], nlohmann::json::array({24, 12}));
 }
 
@@ -50,13 +50,13 @@ TEST(PaneRebuild, RowAndColumnPinsMoveToTheSamePlace) {
   std::vector<std::string> warnings;
   for (int n : {4, 17}) {
     auto rebuilt = cloth::make_simulation(app::scenes_at_resolution(panes, n, cloth::CameraSpec{}, warnings).front().scene);
-    const cloth::RestMesh& grid = rebuilt->intact_mesh();
+    const cloth::RestMesh& grid = rebuilt->tearing().intact_mesh();
     int pinned = 0;
-    for (int v = 0; v < rebuilt->model().vertex_count(); ++v) pinned += rebuilt->is_pinned(v);
+    for (int v = 0; v < rebuilt->model().vertex_count(); ++v) pinned += rebuilt->pins().is_pinned(v);
     EXPECT_EQ(pinned, 2 * n - 1) << n;  // the last row and the first column, sharing a corner
     for (int k = 0; k < n; ++k) {
-      EXPECT_TRUE(rebuilt->is_pinned(grid.grid_index(k, n - 1))) << n;
-      EXPECT_TRUE(rebuilt->is_pinned(grid.grid_index(0, k))) << n;
+      EXPECT_TRUE(rebuilt->pins().is_pinned(grid.grid_index(k, n - 1))) << n;
+      EXPECT_TRUE(rebuilt->pins().is_pinned(grid.grid_index(0, k))) << n;
     }
   }
 }
@@ -98,7 +98,7 @@ TEST(PaneSolids, AnAddedSphereCatchesTheClothAndIsSavedARemovedOneIsGone) {
   EXPECT_THROW(app::remove_pane_collider(pane, 0), cloth::InputError);
   EXPECT_THROW(app::new_solid_entry(*pane.sim, "teapot"), cloth::InputError);
   cloth::Collider bad(cloth::SphereShape{}, std::nan(""));
-  EXPECT_THROW(pane.sim->add_collider(bad), cloth::InputError);
+  EXPECT_THROW(pane.sim->colliders().add(bad), cloth::InputError);
 }
 
 TEST(PaneSolids, ASolidAPinFollowsIsNotRemoved) {

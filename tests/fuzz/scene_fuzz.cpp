@@ -72,7 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         // (up to Simulation::kMaxRecoverySubsteps): the recovery path has run, and stepping on
         // would only cost the fuzzer seconds per input (an unstable Verlet handkerchief hit the
         // 10 s limit on its third frame at 2048 substeps).
-        if (sim->instabilities() > 0) break;
+        if (sim->statistics().instabilities > 0) break;
       }
     }
   } catch (const cloth::InputError& e) {

@@ -61,7 +61,7 @@ TEST(PickCollider, ASolidMovedByHandPushesTheClothAndResetPutsItBack) {
   spec.center = Vec3(0, 0.5, 0);
   Simulation sim(build_model(make_grid(spec), SpringMaterial{}), {Collider{SphereShape{Vec3(0, 0, 0), 0.2}}},
                  {0, 7, 56, 63}, SolverSettings{}, Vec3(0, -9.81, 0));
-  sim.set_collider_offset(0, Vec3(0, 0.45, 0));  // the ball's top now 0.15 m above the cloth
+  sim.colliders().set_offset(0, Vec3(0, 0.45, 0));  // the ball's top now 0.15 m above the cloth
   sim.step();
   Vec3 n;
   for (const Vec3& x : sim.state().x) EXPECT_GE(signed_distance(sim.colliders()[0], x, &n, sim.time()), 0.005 - 1e-9);

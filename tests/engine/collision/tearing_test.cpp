@@ -114,7 +114,7 @@ TEST(Tearing, BadSettingsAndGridOnlyModelsAreOneLineErrors) {
     EXPECT_THROW(sim.set_tearing({true, bad}), InputError) << bad;
   }
   EXPECT_THROW(sim.set_tearing({true, 0.5, 0}), InputError);
-  EXPECT_FALSE(sim.tearing().enabled) << "a refused setting changes nothing";
+  EXPECT_FALSE(sim.tearing().settings().enabled) << "a refused setting changes nothing";
   Simulation grid_only(build_model(mesh, SpringMaterial{}, ModelType::Feynman), {}, {}, SolverSettings{},
                        Vec3(0, -9.81, 0));
   EXPECT_THROW(grid_only.set_tearing({true, 0.5}), InputError);
@@ -160,9 +160,9 @@ TEST_P(TearingSim, PullingTwoCornersApartRipsTheClothInTwo) {
     torn_in_frames += sim.step().torn_edges;
     ASSERT_TRUE(all_finite(sim.state())) << "frame " << frame;
   }
-  EXPECT_EQ(sim.instabilities(), 0);
-  EXPECT_EQ(torn_in_frames, sim.torn_edges());
-  EXPECT_GT(sim.torn_edges(), 0);
+  EXPECT_EQ(sim.statistics().instabilities, 0);
+  EXPECT_EQ(torn_in_frames, sim.tearing().torn_edges());
+  EXPECT_GT(sim.tearing().torn_edges(), 0);
   EXPECT_GT(sim.model().vertex_count(), intact);
   EXPECT_GT(sim.topology_version(), topology);
   EXPECT_GE(connected_pieces(sim.model().mesh), 2) << "the cloth came apart";
@@ -174,7 +174,7 @@ TEST_P(TearingSim, PullingTwoCornersApartRipsTheClothInTwo) {
 
   sim.reset();
   EXPECT_EQ(sim.model().vertex_count(), intact) << "reset mends the cloth";
-  EXPECT_EQ(sim.torn_edges(), 0);
+  EXPECT_EQ(sim.tearing().torn_edges(), 0);
   EXPECT_EQ(connected_pieces(sim.model().mesh), 1);
   sim.step();
   EXPECT_TRUE(all_finite(sim.state()));
@@ -185,7 +185,7 @@ TEST_P(TearingSim, WithoutTearingTheSameClothStretchesInOnePiece) {
   const int intact = sim.model().vertex_count();
   for (int frame = 0; frame < 60; ++frame) sim.step();
   EXPECT_EQ(sim.model().vertex_count(), intact);
-  EXPECT_EQ(sim.torn_edges(), 0);
+  EXPECT_EQ(sim.tearing().torn_edges(), 0);
   EXPECT_EQ(connected_pieces(sim.model().mesh), 1);
 }
 
@@ -201,7 +201,7 @@ TEST(Tearing, ACalmHangingClothDoesNotTear) {
                  {mesh.grid_index(0, 0), mesh.grid_index(9, 0)}, solver, Vec3(0, -9.81, 0));
   sim.set_tearing({true, 0.5});
   for (int frame = 0; frame < 120; ++frame) sim.step();
-  EXPECT_EQ(sim.torn_edges(), 0) << "gravity alone stretches it far less than 50%";
+  EXPECT_EQ(sim.tearing().torn_edges(), 0) << "gravity alone stretches it far less than 50%";
   EXPECT_EQ(sim.model().vertex_count(), 100);
 }
 

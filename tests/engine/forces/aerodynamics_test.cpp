@@ -101,7 +101,7 @@ std::vector<Vec3> fall_for_two_seconds(const SolverSettings& solver, ModelType m
   air.drag = 2.0;
   sim.set_external_forces(air);
   for (int s = 0; s < 120; ++s) sim.step();
-  EXPECT_EQ(sim.instabilities(), 0);
+  EXPECT_EQ(sim.statistics().instabilities, 0);
   return sim.state().v;
 }
 
@@ -147,7 +147,7 @@ TEST(Aero, WindBlowsAFlagDownwindUnderEveryIntegrator) {
     double mean_z = 0;
     for (const Vec3& x : sim.state().x) mean_z += x.z() / sim.state().x.size();
     EXPECT_GT(mean_z, 0.15) << integrator << ": the flag streams downwind";
-    EXPECT_EQ(sim.instabilities(), 0) << integrator;
+    EXPECT_EQ(sim.statistics().instabilities, 0) << integrator;
   }
 }
 

@@ -104,8 +104,8 @@ Simulation hanging_from_spring(const std::string& integrator, double seconds) {
   solver.substeps = integrator == "implicit" ? 1 : 40;
   solver.tolerance = 1e-10;
   Simulation sim(build_model(small_grid(), m, ModelType::Springs), {}, {}, solver, Vec3(0, -9.81, 0));
-  sim.set_grab_settings({GrabMode::Spring, kStiffness, 0.01});
-  sim.grab(kGrabbed, sim.state().x[kGrabbed]);
+  sim.mouse().set_settings({GrabMode::Spring, kStiffness, 0.01});
+  sim.mouse().grab(kGrabbed, sim.state().x[kGrabbed]);
   const int steps = static_cast<int>(std::lround(seconds / solver.dt));
   for (int s = 0; s < steps; ++s) sim.step();
   return sim;
@@ -127,12 +127,12 @@ class MouseSpringIntegrator : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MouseSpringIntegrator, HangingClothStretchesTheSpringByItsWeightOverK) {
   const Simulation sim = hanging_from_spring(GetParam(), 5.0);
-  ASSERT_EQ(sim.instabilities(), 0);
-  ASSERT_TRUE(sim.current_grab());
+  ASSERT_EQ(sim.statistics().instabilities, 0);
+  ASSERT_TRUE(sim.mouse().current());
   EXPECT_LT(sim.energies().kinetic, 1e-12) << "at rest";
   // At rest the material forces cancel in the sum, so the spring alone carries the weight:
   // k (x_g - target) = M g, whatever the integrator (XPBD: its fixed point, see xpbd_integrator).
-  const Grab& grab = *sim.current_grab();
+  const Grab& grab = *sim.mouse().current();
   const Vec3 extension = sim.state().x[size_t(grab.vertex)] - grab.target;
   const Vec3 expected = total_mass(sim) * sim.gravity() / kStiffness;
   EXPECT_GT(expected.norm(), 0.05) << "a visible stretch, m";
@@ -151,7 +151,7 @@ TEST_P(MouseSpringIntegrator, ReleasingTheGrabRemovesTheForce) {
   Vec3 before = momentum(sim);
   sim.step();
   EXPECT_LT((momentum(sim) - before).norm(), 0.05 * fall.norm()) << "held: the spring carries the weight";
-  sim.release_grab();
+  sim.mouse().release();
   before = momentum(sim);
   sim.step();
   EXPECT_LT((momentum(sim) - before - fall).norm(), 1e-6 * fall.norm()) << "released: free fall";
@@ -164,22 +164,22 @@ INSTANTIATE_TEST_SUITE_P(Integrators, MouseSpringIntegrator,
 TEST(MouseSpring, KinematicIsTheDefaultAndSettingsAreValidated) {
   Simulation sim(build_model(small_grid(), SpringMaterial{}, ModelType::Springs), {}, {}, SolverSettings{},
                  Vec3(0, -9.81, 0));
-  EXPECT_EQ(sim.grab_settings().mode, GrabMode::Kinematic);
-  sim.grab(kGrabbed, Vec3(0, 2, 0));
-  EXPECT_TRUE(sim.current_grab()->kinematic());
+  EXPECT_EQ(sim.mouse().settings().mode, GrabMode::Kinematic);
+  sim.mouse().grab(kGrabbed, Vec3(0, 2, 0));
+  EXPECT_TRUE(sim.mouse().current()->kinematic());
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (const GrabSettings& bad : {GrabSettings{GrabMode::Spring, nan, 0.1}, GrabSettings{GrabMode::Spring, -1, 0.1},
                                   GrabSettings{GrabMode::Spring, 0, 0.1}, GrabSettings{GrabMode::Spring, 1e7, 0.1},
                                   GrabSettings{GrabMode::Spring, 10, nan}, GrabSettings{GrabMode::Spring, 10, -0.1}}) {
-    EXPECT_THROW(sim.set_grab_settings(bad), InputError) << bad.stiffness << " N/m, " << bad.damping << " N*s/m";
+    EXPECT_THROW(sim.mouse().set_settings(bad), InputError) << bad.stiffness << " N/m, " << bad.damping << " N*s/m";
   }
-  EXPECT_TRUE(sim.current_grab()->kinematic()) << "a rejected setting changes nothing";
+  EXPECT_TRUE(sim.mouse().current()->kinematic()) << "a rejected setting changes nothing";
   // A valid change applies to the grab in progress too.
-  sim.set_grab_settings({GrabMode::Spring, 50, 0.2});
-  EXPECT_FALSE(sim.current_grab()->kinematic());
-  EXPECT_EQ(sim.current_grab()->settings.stiffness, 50);
+  sim.mouse().set_settings({GrabMode::Spring, 50, 0.2});
+  EXPECT_FALSE(sim.mouse().current()->kinematic());
+  EXPECT_EQ(sim.mouse().current()->settings.stiffness, 50);
   sim.reset();
-  EXPECT_EQ(sim.grab_settings().stiffness, 50) << "kept by reset";
+  EXPECT_EQ(sim.mouse().settings().stiffness, 50) << "kept by reset";
 }
 
 }  // namespace

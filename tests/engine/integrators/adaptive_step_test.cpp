@@ -172,30 +172,30 @@ TEST(Adaptive, RecoversFromADeliberatelyTooLargeStep) {
     rejected += r.rejected_steps;
     lowest = std::min(lowest, adaptive.state().x[99].y());
   }
-  EXPECT_GT(fixed.instabilities(), 0) << "the fixed step of 1/60 s diverges";
+  EXPECT_GT(fixed.statistics().instabilities, 0) << "the fixed step of 1/60 s diverges";
 
   EXPECT_TRUE(all_finite(adaptive.state()));
   EXPECT_NEAR(adaptive.time(), 120 * dt, 1e-9) << "frames are still covered exactly";
   EXPECT_GT(rejected, 0);
-  EXPECT_EQ(rejected, adaptive.rejected_steps());
+  EXPECT_EQ(rejected, adaptive.statistics().rejected_steps);
   EXPECT_LT(adaptive.current_step(), dt / 8) << "the controller found a much shorter step";
   EXPECT_GT(accepted, 120 * 8);
   EXPECT_LT(rejected, accepted / 10) << "once settled it wastes few attempts";
   EXPECT_LT(lowest, 0.3) << "not frozen: the free corner swung down";
   EXPECT_LT(max_edge_strain(adaptive.model(), adaptive.state()), 0.2) << "no rubbery blow-up";
   // Once the step has shrunk the cloth never diverges again (only stretch-test rejections).
-  const int events = adaptive.instabilities();
+  const int events = adaptive.statistics().instabilities;
   for (int f = 0; f < 60; ++f) adaptive.step();
-  EXPECT_EQ(adaptive.instabilities(), events);
+  EXPECT_EQ(adaptive.statistics().instabilities, events);
 }
 
 TEST(Adaptive, ImplicitKeepsTheFullStepOnceTheClothSettles) {
   Simulation sim = hanging("implicit", 1.0 / 60, 1, true);
   for (int f = 0; f < 600; ++f) sim.step();
   EXPECT_TRUE(all_finite(sim.state()));
-  EXPECT_EQ(sim.instabilities(), 0);
+  EXPECT_EQ(sim.statistics().instabilities, 0);
   EXPECT_EQ(sim.current_step(), 1.0 / 60) << "a settled cloth runs at the largest step";
-  EXPECT_EQ(sim.last_report().steps_taken, 1);
+  EXPECT_EQ(sim.statistics().last_report.steps_taken, 1);
 }
 
 // docs/physics.md, "A jump of the kinematic grab and the implicit step": eq. 18 linearises the
@@ -213,10 +213,10 @@ TEST(Adaptive, ImplicitStepsFollowAOneFrameJumpOfTheGrabThatTheLinearisedStepOve
     for (int f = 0; f < 60; ++f) sim.step();
     ASSERT_LT(max_edge_strain(sim.model(), sim.state()), 0.05) << "a settled cloth";
     const Vec3 target = sim.state().x[vertex] + rest * Vec3(0.6, 0.5, 0.6).normalized();
-    sim.grab(vertex, target);
+    sim.mouse().grab(vertex, target);
     sim.step();
     EXPECT_LT((sim.state().x[vertex] - target).norm(), 1e-9) << "the grab reaches its target";
-    EXPECT_EQ(sim.instabilities(), 0);
+    EXPECT_EQ(sim.statistics().instabilities, 0);
     strain_after[adaptive] = max_edge_strain(sim.model(), sim.state());
   }
   EXPECT_GT(strain_after[false], 0.5) << "one linearised step: the neighbours lag by about the jump";
@@ -241,7 +241,7 @@ TEST(Adaptive, AFrameCostsAtMostTheAttemptBudget) {
     const FrameReport r = sim->step();
     EXPECT_LE(r.steps_taken + r.rejected_steps, Simulation::kMaxAdaptiveAttempts) << "frame " << f;
     EXPECT_LE(r.integration.substeps, Simulation::kMaxAdaptiveAttempts * sim->solver().substeps) << "frame " << f;
-    if (r.recovered && sim->last_instability().find(limit) != std::string::npos) ++budget_hits;
+    if (r.recovered && sim->statistics().last_instability.find(limit) != std::string::npos) ++budget_hits;
   }
   EXPECT_GT(budget_hits, 0) << "the scene no longer needs more attempts than the budget";
   EXPECT_TRUE(all_finite(sim->state()));

@@ -34,7 +34,7 @@ TEST(Implicit, PinnedVerticesNeverMoveBitForBit) {
     ASSERT_EQ(sim.state().x[11], b) << "step " << s;
   }
   EXPECT_LT(sim.state().x[143].y(), 0.3);
-  EXPECT_GT(sim.mean_solver_iterations(), 0);
+  EXPECT_GT(sim.statistics().mean_solver_iterations(), 0);
 }
 
 TEST(Implicit, LargeStepStaysFiniteAndSettlesWhereExplicitEulerDiverges) {
@@ -50,11 +50,11 @@ TEST(Implicit, LargeStepStaysFiniteAndSettlesWhereExplicitEulerDiverges) {
     euler.step();
     implicit_peak = std::max(implicit_peak, implicit.energies().kinetic);
   }
-  EXPECT_EQ(implicit.instabilities(), 0);
+  EXPECT_EQ(implicit.statistics().instabilities, 0);
   EXPECT_TRUE(all_finite(implicit.state()));
   EXPECT_LT(implicit.energies().kinetic, 1e-3 * implicit_peak) << "implicit settles";
   EXPECT_LT(implicit.state().x[255].y(), 0.2) << "and hangs down";
-  EXPECT_GT(euler.instabilities(), 0) << "explicit Euler at this step diverges, and it is reported";
+  EXPECT_GT(euler.statistics().instabilities, 0) << "explicit Euler at this step diverges, and it is reported";
   EXPECT_TRUE(all_finite(euler.state())) << "... and rolled back, not left as NaN";
 }
 
@@ -74,7 +74,7 @@ TEST(Implicit, DefaultCgToleranceErrsFarLessThanHalvingTheStepChanges) {
     solver.max_iterations = 5000;
     sim.set_solver(solver);
     for (int s = 0; s < 90; ++s) sim.step();
-    EXPECT_EQ(sim.instabilities(), 0);
+    EXPECT_EQ(sim.statistics().instabilities, 0);
     return sim.state().x;
   };
   const std::vector<Vec3> reference = run(1e-10, 1);
@@ -109,7 +109,7 @@ TEST(Recovery, AnOverstretchingExplicitStepIsRolledBack) {
     sim->step();
     worst = std::max(worst, max_edge_strain(sim->model(), sim->state()));
   }
-  EXPECT_GT(sim->instabilities(), 0);
+  EXPECT_GT(sim->statistics().instabilities, 0);
   EXPECT_GT(sim->solver().substeps, 1) << "redone with more substeps";
   EXPECT_LT(worst, 0.5) << "a blown-up state was kept";
   EXPECT_LT(sim->state().x.back().y(), start_y - 0.02) << "and the cloth still falls";
@@ -134,7 +134,7 @@ TEST(Energy, SymplecticStaysBoundedOverTenThousandStepsImplicitDissipates) {
       worst = std::max(worst, std::abs(sim.energies().total() - e0));
       peak_ke = std::max(peak_ke, sim.energies().kinetic);
     }
-    EXPECT_EQ(sim.instabilities(), 0) << name;
+    EXPECT_EQ(sim.statistics().instabilities, 0) << name;
     EXPECT_GT(peak_ke, 0.1) << name;
     EXPECT_LT(worst, 0.05 * peak_ke) << name << ": no drift over 10^4 steps";
   }

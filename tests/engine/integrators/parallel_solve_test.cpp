@@ -166,7 +166,7 @@ void expect_same_bits(Simulation& one, Simulation& two, int frames) {
     }
   }
   EXPECT_GT(contacts, 0) << "the cloth should reach the sphere, so that contact constraints are solved too";
-  EXPECT_EQ(one.instabilities(), 0);
+  EXPECT_EQ(one.statistics().instabilities, 0);
 }
 
 // The whole implicit step (assembly, PCG with IC(0) alone and with the two-level preconditioner,

@@ -81,17 +81,17 @@ TEST(SceneWriter, LiveEditsAreWhatTheSavedFileLoads) {
   sim->set_external_forces(f);
   std::vector<int> pinned_before;
   for (int v = 0; v < sim->model().vertex_count(); ++v)
-    if (sim->is_pinned(v)) pinned_before.push_back(v);
+    if (sim->pins().is_pinned(v)) pinned_before.push_back(v);
   ASSERT_GE(pinned_before.size(), 2u);
   sim->set_pinned(pinned_before.front(), false);  // unpin one of the scene's pins
   sim->set_pinned(70, true);                       // pin one more by ctrl+click
-  sim->set_collider_friction(0, 0.6, 0.4);
-  sim->set_collider_offset(0, Vec3(0.1, -0.05, 0.2));
+  sim->colliders().set_friction(0, 0.6, 0.4);
+  sim->colliders().set_offset(0, Vec3(0.1, -0.05, 0.2));
   SelfCollisionSettings sc = sim->self_collision();
   sc.enabled = true;
   sc.thickness = 0.006;
   sim->set_self_collision(sc);
-  TearSettings t = sim->tearing();
+  TearSettings t = sim->tearing().settings();
   t.enabled = true;
   t.threshold = 0.7;
   sim->set_tearing(t);
@@ -114,9 +114,9 @@ TEST(SceneWriter, LiveEditsAreWhatTheSavedFileLoads) {
   EXPECT_EQ(again->external_forces().drag, 0.5);
   EXPECT_EQ(again->external_forces().wind.type, WindField::Type::Gusty);
   EXPECT_EQ(again->external_forces().wind.direction, Vec3(0, 0, 1));
-  for (int v = 0; v < sim->model().vertex_count(); ++v) EXPECT_EQ(again->is_pinned(v), sim->is_pinned(v)) << v;
-  EXPECT_FALSE(again->is_pinned(pinned_before.front()));
-  EXPECT_TRUE(again->is_pinned(70));
+  for (int v = 0; v < sim->model().vertex_count(); ++v) EXPECT_EQ(again->pins().is_pinned(v), sim->pins().is_pinned(v)) << v;
+  EXPECT_FALSE(again->pins().is_pinned(pinned_before.front()));
+  EXPECT_TRUE(again->pins().is_pinned(70));
   EXPECT_EQ(again->colliders()[0].friction, 0.6);
   EXPECT_EQ(again->colliders()[0].mu_kinetic(), 0.4);
   // The dragged collider is saved where it is: same place, no leftover offset.
@@ -128,8 +128,8 @@ TEST(SceneWriter, LiveEditsAreWhatTheSavedFileLoads) {
   EXPECT_EQ(again->colliders()[0].offset, Vec3::Zero());
   EXPECT_TRUE(again->self_collision().enabled);
   EXPECT_EQ(again->self_collision().thickness, 0.006);
-  EXPECT_TRUE(again->tearing().enabled);
-  EXPECT_EQ(again->tearing().threshold, 0.7);
+  EXPECT_TRUE(again->tearing().settings().enabled);
+  EXPECT_EQ(again->tearing().settings().threshold, 0.7);
   EXPECT_EQ(loaded.camera.distance, 4.5);
   EXPECT_EQ(loaded.camera.yaw_deg, -70);
   expect_same_run(*sim, *again, 3, "edited default scene");
@@ -154,14 +154,14 @@ TEST(SceneWriter, AMovingPinTakenOffItsPathStaysOff) {
   const nlohmann::json base = load_scene_document(kSceneDir + "/waving_handkerchief.json", {});
   std::vector<std::string> warnings;
   auto sim = make_simulation(parse_scene(base, kSceneDir, warnings));
-  ASSERT_FALSE(sim->moving_pins().empty());
-  const int v = sim->moving_pins().front().vertex;
+  ASSERT_FALSE(sim->pins().moving_pins().empty());
+  const int v = sim->pins().moving_pins().front().vertex;
   sim->set_pinned(v, false);
   const nlohmann::json saved = scene_document(base, kSceneDir, *sim, CameraSpec{});
   auto again = reload(saved, kSceneDir);
-  for (const MovingPin& p : again->moving_pins()) EXPECT_NE(p.vertex, v);
-  EXPECT_EQ(again->moving_pins().size(), sim->moving_pins().size());
-  for (int u = 0; u < sim->model().vertex_count(); ++u) EXPECT_EQ(again->is_pinned(u), sim->is_pinned(u)) << u;
+  for (const MovingPin& p : again->pins().moving_pins()) EXPECT_NE(p.vertex, v);
+  EXPECT_EQ(again->pins().moving_pins().size(), sim->pins().moving_pins().size());
+  for (int u = 0; u < sim->model().vertex_count(); ++u) EXPECT_EQ(again->pins().is_pinned(u), sim->pins().is_pinned(u)) << u;
   expect_same_run(*sim, *again, 3, "handkerchief with one corner let go");
 }
 

@@ -87,7 +87,7 @@ Trial run(const std::string& file, int frames, const std::function<void(const Tr
     const auto& colliders = t.sim->colliders();
     for (size_t k = 0; k < colliders.size(); ++k) {
       for (size_t i = 0; i < x.size(); ++i) {
-        if (t.sim->is_pinned(static_cast<int>(i))) continue;
+        if (t.sim->pins().is_pinned(static_cast<int>(i))) continue;
         const double depth =
             -distance_to(colliders[k], x[i], t.sim->time()) - colliders[k].thickness;
         if (depth > t.worst_depth) {
@@ -102,7 +102,7 @@ Trial run(const std::string& file, int frames, const std::function<void(const Tr
   EXPECT_EQ(t.worst_depth, 0.0) << file << ": " << t.worst_where << " is " << t.worst_depth
                                 << " m deeper than the solid's thickness";
   if (!may_blow_up) {
-    EXPECT_EQ(t.sim->instabilities(), 0) << file << ": " << t.sim->last_instability();
+    EXPECT_EQ(t.sim->statistics().instabilities, 0) << file << ": " << t.sim->statistics().last_instability;
   }
   return t;
 }
@@ -160,7 +160,7 @@ std::vector<Vec3> row(const Trial& t, int j) {
 /// Fixed pins stay exactly where the scene put them.
 void expect_pins_held(const Trial& t) {
   for (int v : resolve_pins(t.scene)) {
-    if (t.sim->is_pinned(v)) {
+    if (t.sim->pins().is_pinned(v)) {
       EXPECT_LT((t.x()[v] - t.rest(v)).norm(), 1e-9) << "pin " << v;
     }
   }
@@ -427,7 +427,7 @@ void check_american_beauty() {
     lowest = std::min(lowest, y);
     highest = std::max(highest, y);
   });
-  EXPECT_TRUE(t.sim->pinned_count() == 0);
+  EXPECT_TRUE(t.sim->pins().pinned_count() == 0);
   std::printf("[scenes] American Beauty: centre between %.3f and %.3f m (start %.3f m)\n", lowest, highest, start);
   EXPECT_GT(lowest, start);
   EXPECT_LT(highest, start + 1.0);
@@ -436,7 +436,7 @@ void check_american_beauty() {
 void check_waving_handkerchief() {
   Trial t = run("waving_handkerchief.json", 60);
   // The held corner is exactly on its figure eight; the opposite corner follows it around.
-  const MovingPin& pin = t.sim->moving_pins().at(0);
+  const MovingPin& pin = t.sim->pins().moving_pins().at(0);
   EXPECT_LT((t.x()[pin.vertex] - pin.position(t.sim->time())).norm(), 1e-9);
   const int far = t.scene.mesh.grid_index(t.nx() - 1, 0);
   EXPECT_GT((t.x()[far] - t.rest(far)).norm(), 0.1);
@@ -620,12 +620,12 @@ void check_tearing_sphere() {
   // it: at most one diverged step, redone with more substeps and kept.
   Trial t = run("tearing_sphere.json", 150, {}, {}, /*may_blow_up=*/true);
   const Simulation& sim = *t.sim;
-  EXPECT_LE(sim.instabilities(), 1) << sim.last_instability();
-  if (sim.instabilities() > 0) {
-    EXPECT_NE(sim.last_instability().find("(kept)"), std::string::npos) << sim.last_instability();
+  EXPECT_LE(sim.statistics().instabilities, 1) << sim.statistics().last_instability;
+  if (sim.statistics().instabilities > 0) {
+    EXPECT_NE(sim.statistics().last_instability.find("(kept)"), std::string::npos) << sim.statistics().last_instability;
   }
   expect_pins_held(t);
-  EXPECT_GT(sim.torn_edges(), 0);
+  EXPECT_GT(sim.tearing().torn_edges(), 0);
   EXPECT_GT(sim.model().vertex_count(), t.scene.mesh.vertex_count()) << "the mesh was cut";
   // The sphere broke through instead of carrying the drum skin up: all but a few shards stay
   // below its centre (intact, the skin would be stretched up over it).
@@ -634,7 +634,7 @@ void check_tearing_sphere() {
   int above = 0;
   for (const Vec3& x : t.x()) above += x.y() > centre_y;
   std::printf("[scenes] tearing sphere: %d edges broken, %d of %d vertices above the sphere's centre\n",
-              sim.torn_edges(), above, sim.model().vertex_count());
+              sim.tearing().torn_edges(), above, sim.model().vertex_count());
   EXPECT_GT(centre_y, t.scene.mesh.positions[0].y() + 0.05) << "the sphere is through the cloth's plane";
   EXPECT_LT(above, sim.model().vertex_count() / 10);
 }
@@ -648,7 +648,7 @@ void check_classroom_explicit_vs_implicit() {
   ASSERT_EQ(implicit_sim.solver().integrator, "implicit");
   // The claim of Baraff & Witkin 1998, section 1: at this step the explicit method diverges and
   // needs subdividing; the implicit one takes it whole.
-  EXPECT_GT(explicit_sim.instabilities(), 0);
+  EXPECT_GT(explicit_sim.statistics().instabilities, 0);
   EXPECT_GT(explicit_sim.solver().substeps, 8) << "explicit survives only by subdividing the step";
   EXPECT_EQ(implicit_sim.solver().substeps, 1);
   for (const Trial& pane : t) {

@@ -89,7 +89,7 @@ TEST_P(Kinematic, MovingPinFollowsItsPathExactly) {
   pin.path.period = 1.0;
   Simulation sim(build_model(mesh, SpringMaterial{}), {}, {mesh.grid_index(0, 0)}, solver(), Vec3(0, -9.81, 0));
   sim.set_kinematic_constraints({pin}, {});
-  EXPECT_TRUE(sim.is_pinned(pin.vertex));
+  EXPECT_TRUE(sim.pins().is_pinned(pin.vertex));
   const int free_neighbour = mesh.grid_index(6, 7);
   double neighbour_travel = 0;
   Vec3 last = sim.state().x[size_t(free_neighbour)];
@@ -101,9 +101,9 @@ TEST_P(Kinematic, MovingPinFollowsItsPathExactly) {
   }
   EXPECT_GT(neighbour_travel, 0.3) << "the waving corner drags its neighbour along";
   sim.reset();
-  EXPECT_EQ(sim.moving_pins().size(), 1u) << "reset keeps the path";
+  EXPECT_EQ(sim.pins().moving_pins().size(), 1u) << "reset keeps the path";
   sim.set_pinned(pin.vertex, false);
-  EXPECT_TRUE(sim.moving_pins().empty()) << "unpinning stops the path";
+  EXPECT_TRUE(sim.pins().moving_pins().empty()) << "unpinning stops the path";
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryIntegrator, Kinematic,
@@ -156,9 +156,9 @@ TEST(KinematicScene, ParsesMovingPinsSlidesAndRejectsConflicts) {
   const Scene scene = parse_scene(doc, ".", warnings);
   EXPECT_TRUE(warnings.empty());
   const auto sim = make_simulation(scene);
-  ASSERT_EQ(sim->moving_pins().size(), 2u);
-  EXPECT_EQ(sim->moving_pins()[1].path.kind, MotionPath::Kind::Oscillate) << "attached to the collider";
-  EXPECT_EQ(sim->slides().size(), 6u);
+  ASSERT_EQ(sim->pins().moving_pins().size(), 2u);
+  EXPECT_EQ(sim->pins().moving_pins()[1].path.kind, MotionPath::Kind::Oscillate) << "attached to the collider";
+  EXPECT_EQ(sim->pins().slides().size(), 6u);
 
   nlohmann::json bad = doc;
   bad["cloth"]["slides"][0]["corner"] = "min-min";  // two selectors

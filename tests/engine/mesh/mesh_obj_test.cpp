@@ -113,7 +113,7 @@ TEST(ObjMesh, NonManifoldEdgesAreAcceptedWithoutAHingeAcrossThem) {
     Simulation sim(std::move(model), {}, {0}, SolverSettings{}, Vec3(0, -9.81, 0));
     for (int k = 0; k < 10; ++k) sim.step();
     EXPECT_TRUE(all_finite(sim.state()));
-    EXPECT_EQ(sim.instabilities(), 0);
+    EXPECT_EQ(sim.statistics().instabilities, 0);
   }
 }
 

@@ -185,18 +185,18 @@ TEST_P(ParamSweep, NoCrashNoUnreportedNaN) {
                    {mesh.grid_index(0, 0), mesh.grid_index(grid.nx - 1, 0)}, c.solver, c.forces.gravity);
     sim.set_external_forces(c.forces);
     for (int k = 0; k < kSteps; ++k) {
-      if (k == kSteps / 4) sim.grab(mesh.grid_index(2, 3), Vec3(r.uniform(-50, 50), 5, 0));  // a far drag
-      if (k == kSteps / 2) sim.release_grab();
+      if (k == kSteps / 4) sim.mouse().grab(mesh.grid_index(2, 3), Vec3(r.uniform(-50, 50), 5, 0));  // a far drag
+      if (k == kSteps / 2) sim.mouse().release();
       if (k == kSteps / 3) expect_rejected_change_leaves_sim_alone(sim, r);
-      const int instabilities = sim.instabilities();
-      const std::int64_t rejected = sim.rejected_steps();
+      const int instabilities = sim.statistics().instabilities;
+      const std::int64_t rejected = sim.statistics().rejected_steps;
       sim.step();
-      const bool reported = sim.instabilities() > instabilities || sim.rejected_steps() > rejected;
+      const bool reported = sim.statistics().instabilities > instabilities || sim.statistics().rejected_steps > rejected;
       ASSERT_TRUE(all_finite(sim.state())) << "step " << k << " left a NaN/Inf";
       ASSERT_TRUE(max_speed(sim.state()) < Simulation::kRunawaySpeed || reported)
           << "step " << k << " reached " << max_speed(sim.state()) << " m/s unreported";
     }
-    diverged_sets += sim.instabilities() > 0;
+    diverged_sets += sim.statistics().instabilities > 0;
   }
   // Shows that the sweep reaches parameters that diverge, not only the easy part of the space.
   std::cout << integrator << ": " << diverged_sets << " of " << kParameterSets

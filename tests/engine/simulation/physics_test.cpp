@@ -70,7 +70,7 @@ TEST(Pins, PinnedVerticesDoNotMoveAtAll) {
   EXPECT_EQ(sim.state().x[9], b);
   EXPECT_EQ(sim.state().v[0], Vec3::Zero());
   EXPECT_LT(lowest_free_corner, 0.3) << "free corner should have swung down";
-  EXPECT_EQ(sim.instabilities(), 0);
+  EXPECT_EQ(sim.statistics().instabilities, 0);
   // Pinning mid-run holds the vertex where it was at that moment.
   sim.set_pinned(55, true);
   const Vec3 c = sim.state().x[55];
@@ -94,7 +94,7 @@ TEST(Hanging, ClothFromTwoCornersComesToRestAndSagsDown) {
   const double final_ke = sim.energies().kinetic;
   EXPECT_GT(peak, 1e-3);            // it really swung
   EXPECT_LT(final_ke, 1e-4 * peak); // ... and the damping brought it to rest
-  EXPECT_EQ(sim.instabilities(), 0);
+  EXPECT_EQ(sim.statistics().instabilities, 0);
   // Sag: everything hangs below the pins (gravity is -y); the middle of the pinned edge sags.
   const double pin_y = sim.state().x[0].y();
   for (int i = 0; i < sim.model().vertex_count(); ++i) {
@@ -119,7 +119,7 @@ TEST(Energy, UndampedVerletKeepsTotalEnergyBounded) {
   }
   ASSERT_GT(scale, 0.01);
   EXPECT_LT(worst, 0.05 * scale) << "energy drift relative to peak kinetic energy";
-  EXPECT_EQ(sim.instabilities(), 0);
+  EXPECT_EQ(sim.statistics().instabilities, 0);
 }
 
 TEST(Instability, BlowUpIsDetectedRolledBackAndReported) {
@@ -127,8 +127,8 @@ TEST(Instability, BlowUpIsDetectedRolledBackAndReported) {
   stiff.stretch = 1e7;  // far beyond what one substep of 1/60 s can integrate
   Simulation sim = make_sim(8, stiff, {0, 7}, 1.0 / 60, 1);
   for (int s = 0; s < 20; ++s) sim.step();
-  EXPECT_GT(sim.instabilities(), 0);
-  EXPECT_FALSE(sim.last_instability().empty());
+  EXPECT_GT(sim.statistics().instabilities, 0);
+  EXPECT_FALSE(sim.statistics().last_instability.empty());
   EXPECT_TRUE(all_finite(sim.state()));
   // Rolled back to a good state: nothing has flown off.
   for (const Vec3& x : sim.state().x) EXPECT_LT(x.norm(), 10.0);
@@ -137,9 +137,9 @@ TEST(Instability, BlowUpIsDetectedRolledBackAndReported) {
   fine.substeps = 1500;
   sim.set_solver(fine);
   sim.reset();
-  const int before = sim.instabilities();
+  const int before = sim.statistics().instabilities;
   for (int s = 0; s < 5; ++s) sim.step();
-  EXPECT_EQ(sim.instabilities(), before);
+  EXPECT_EQ(sim.statistics().instabilities, before);
 }
 
 TEST(Instability, TheReportNamesWhatRanAway) {
@@ -182,23 +182,23 @@ TEST(Instability, RecoveryRaisesSubstepsAndTheClothKeepsMoving) {
     sim.step();
     lowest = std::min(lowest, sim.state().x[99].y());
   }
-  EXPECT_GE(sim.instabilities(), 1);
+  EXPECT_GE(sim.statistics().instabilities, 1);
   EXPECT_GT(sim.solver().substeps, 3) << "recovery kept the larger substep count";
-  EXPECT_NE(sim.last_instability().find("redone with"), std::string::npos) << sim.last_instability();
-  EXPECT_NE(sim.last_instability().find("diverged ("), std::string::npos) << sim.last_instability();
+  EXPECT_NE(sim.statistics().last_instability.find("redone with"), std::string::npos) << sim.statistics().last_instability;
+  EXPECT_NE(sim.statistics().last_instability.find("diverged ("), std::string::npos) << sim.statistics().last_instability;
   EXPECT_LT(lowest, 0.3) << "not frozen: the free corner swung down";
-  const int events = sim.instabilities();
+  const int events = sim.statistics().instabilities;
   for (int s = 0; s < 60; ++s) sim.step();
-  EXPECT_EQ(sim.instabilities(), events) << "stable from then on";
+  EXPECT_EQ(sim.statistics().instabilities, events) << "stable from then on";
 }
 
 TEST(Grab, GrabbedVertexFollowsTargetAndReleaseLetsGo) {
   Simulation sim = make_sim(10, SpringMaterial{}, {0, 9}, 1.0 / 60, 50);
   const Vec3 target = sim.state().x[99] + Vec3(0, 0.3, 0);
-  sim.grab(99, target);
+  sim.mouse().grab(99, target);
   for (int s = 0; s < 60; ++s) sim.step();
   EXPECT_LT((sim.state().x[99] - target).norm(), 1e-6);
-  sim.release_grab();
+  sim.mouse().release();
   for (int s = 0; s < 30; ++s) sim.step();
   EXPECT_LT(sim.state().x[99].y(), target.y() - 0.05) << "released vertex falls again";
 }

@@ -1,0 +1,45 @@
+#pragma once
+// The time integrators a simulation can use, and their one name table.
+#include <cstddef>
+#include <iterator>
+
+#include "core/enum_names.hpp"
+#include "core/parameter.hpp"
+
+namespace cloth {
+
+enum class IntegratorType {
+  Verlet,           ///< position Verlet (Yu's report), with Provot's strain limit
+  ExplicitEuler,    ///< forward Euler
+  SymplecticEuler,  ///< semi-implicit Euler: velocity first, then position
+  Rk4,              ///< classical Runge-Kutta
+  Implicit,         ///< Baraff & Witkin 1998's implicit Euler step (eq. 15-18)
+  Xpbd,             ///< extended position-based dynamics (Macklin, Mueller & Chentanez 2016)
+};
+
+/// The scene-file names, in the order the panel lists the integrators.
+inline constexpr NamedValue<IntegratorType> kIntegratorNames[] = {
+    {IntegratorType::Verlet, "verlet"},
+    {IntegratorType::ExplicitEuler, "explicit-euler"},
+    {IntegratorType::SymplecticEuler, "symplectic-euler"},
+    {IntegratorType::Rk4, "rk4"},
+    {IntegratorType::Implicit, "implicit"},
+    {IntegratorType::Xpbd, "xpbd"},
+};
+constexpr std::span<const NamedValue<IntegratorType>> value_names(IntegratorType) { return kIntegratorNames; }
+static_assert(
+    [] {
+      for (size_t i = 0; i < std::size(kIntegratorNames); ++i) {
+        if (kIntegratorNames[i].value != IntegratorType(i)) return false;
+      }
+      return true;
+    }(),
+    "kIntegratorNames lists the integrators in enum order: integrators_using's bits rely on it");
+
+/// The UsedBy mask of the given integrators (core/parameter.hpp): bit i is the i-th one above.
+template <class... Types>
+constexpr UsedBy integrators_using(Types... types) {
+  return ((UsedBy{1} << static_cast<unsigned>(types)) | ...);
+}
+
+}  // namespace cloth
