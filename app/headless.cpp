@@ -126,7 +126,7 @@ int run_headless(const Options& o, const std::vector<PaneScene>& scenes) {
     const cloth::Simulation& sim = *p.sim;
     std::cout << "clothsim: headless '" << scenes.front().scene.name << "'"
               << (p.label.empty() ? "" : " pane '" + p.label + "'") << ": "
-              << sim.model().vertex_count() << " vertices, integrator " << sim.solver().integrator
+              << sim.model().vertex_count() << " vertices, integrator " << cloth::name_of(sim.solver().integrator)
               << ", dt " << sim.solver().dt << " s, " << o.frames << " frames\n";
   }
 

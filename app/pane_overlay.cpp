@@ -18,7 +18,7 @@ constexpr float kPad = 6.0f;
 std::string describe(const PaneSummary& p) {
   const cloth::SolverSettings& s = p.sim->solver();
   char line[160];
-  std::snprintf(line, sizeof line, "%s, dt %.3g ms x %d, %.1f ms/frame", s.integrator.c_str(),
+  std::snprintf(line, sizeof line, "%s, dt %.3g ms x %d, %.1f ms/frame", cloth::name_of(s.integrator),
                 s.dt * 1e3, s.substeps, p.sim_ms);
   return line;
 }

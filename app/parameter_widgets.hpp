@@ -10,6 +10,7 @@
 
 #include "core/enum_names.hpp"
 #include "core/parameter.hpp"
+#include "integrators/integrator_type.hpp"
 #include "model/model_type.hpp"
 
 /// A combo box over an enum's one name table (core/enum_names.hpp); true when the user picked
@@ -31,11 +32,11 @@ bool enum_combo(const char* label, E& value) {
 
 class ParameterWidgets {
  public:
-  /// `integrator`: the running one's name. `drawn`, when given, collects the key of every widget
+  /// `integrator`: the running one. `drawn`, when given, collects the key of every widget
   /// drawn (tests compare it with the declarations).
-  ParameterWidgets(cloth::ModelType model, std::string integrator,
+  ParameterWidgets(cloth::ModelType model, cloth::IntegratorType integrator,
                    std::vector<std::string>* drawn = nullptr)
-      : model_(model), integrator_(std::move(integrator)), drawn_(drawn) {}
+      : model_(model), integrator_(integrator), drawn_(drawn) {}
 
   void operator()(double& x, const cloth::ParamInfo& p);
   void operator()(int& x, const cloth::ParamInfo& p);
@@ -61,7 +62,7 @@ class ParameterWidgets {
   bool combo(const cloth::ParamInfo& p, int& index, const std::vector<const char*>& names);
   void tooltip(const cloth::ParamInfo& p) const;
   cloth::ModelType model_;
-  std::string integrator_;
+  cloth::IntegratorType integrator_;
   std::vector<std::string>* drawn_;
   bool changed_ = false;
 };

@@ -535,7 +535,7 @@ void Ui::plots_window(const cloth::Simulation& sim, UiState& state, const StepHi
   tip("The linear solve (implicit) or the state update and projections (others) per step, ms");
   plot("##collision", StepHistory::CollisionMs, "collision %.3f ms (top %.3f)", 0.0f);
   tip("Contact detection and response per step, ms");
-  if (sim.solver().integrator == "implicit" && !sim.solver().direct_solve) {
+  if (sim.solver().integrator == cloth::IntegratorType::Implicit && !sim.solver().direct_solve) {
     plot("##cg", StepHistory::CgIterations, "CG iterations %.0f (top %.0f)", 0.0f);
     tip("Modified-PCG iterations per step (B&W sec. 5.3)");
   }

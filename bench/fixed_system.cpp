@@ -17,7 +17,7 @@ const FixedSystem& fixed_system(int n) {
   if (s) return *s;
   s = std::make_unique<FixedSystem>();
   Variant variant;
-  variant.integrator = "implicit";
+  variant.integrator = cloth::IntegratorType::Implicit;
   variant.two_level = true;
   const cloth::Simulation sim = hanging_cloth(n, variant);
   const cloth::ClothModel& model = sim.model();

@@ -28,34 +28,34 @@ void keep_mesh_edge_springs(cloth::ClothModel& model) {
 
 const std::vector<std::pair<std::string, Variant>>& variants() {
   static const std::vector<std::pair<std::string, Variant>> kVariants = {
-      {"implicit", {"implicit"}},
-      {"xpbd", {"xpbd"}},
-      {"verlet", {"verlet"}},
-      {"symplectic-euler", {"symplectic-euler"}},
-      {"rk4", {"rk4"}},
-      {"explicit-euler", {"explicit-euler"}},
-      {"implicit-free", {"implicit", true}},
-      {"xpbd-4x10", {"xpbd", false, true}},
-      {"implicit-2threads", {"implicit", false, false, 2}},
-      {"implicit-2level", {"implicit", false, false, 1, true}},
-      {"implicit-2level-2threads", {"implicit", false, false, 2, true}},
-      {"xpbd-4x10-2threads", {"xpbd", false, true, 2}},
-      {"xpbd-4x10-bullet-links", {.integrator = "xpbd", .bullet_like = true, .bullet_links = true}},
-      {"implicit-stiff", {"implicit", false, false, 1, false, 5}},
-      {"implicit-stiff-2threads", {"implicit", false, false, 2, false, 5}},
-      {"implicit-stiff-2level", {"implicit", false, false, 1, true, 5}},
-      {"implicit-stiff-2level-2threads", {"implicit", false, false, 2, true, 5}},
-      {"implicit-stiff-2level-tol1e-6", {"implicit", false, false, 1, true, 5, 1e-6}},
-      {"implicit-stiff-2level-2threads-tol1e-6", {"implicit", false, false, 2, true, 5, 1e-6}},
-      {"implicit-bw-2level", {.integrator = "implicit", .two_level = true, .model = cloth::ModelType::BaraffWitkin}},
+      {"implicit", {cloth::IntegratorType::Implicit}},
+      {"xpbd", {cloth::IntegratorType::Xpbd}},
+      {"verlet", {cloth::IntegratorType::Verlet}},
+      {"symplectic-euler", {cloth::IntegratorType::SymplecticEuler}},
+      {"rk4", {cloth::IntegratorType::Rk4}},
+      {"explicit-euler", {cloth::IntegratorType::ExplicitEuler}},
+      {"implicit-free", {cloth::IntegratorType::Implicit, true}},
+      {"xpbd-4x10", {cloth::IntegratorType::Xpbd, false, true}},
+      {"implicit-2threads", {cloth::IntegratorType::Implicit, false, false, 2}},
+      {"implicit-2level", {cloth::IntegratorType::Implicit, false, false, 1, true}},
+      {"implicit-2level-2threads", {cloth::IntegratorType::Implicit, false, false, 2, true}},
+      {"xpbd-4x10-2threads", {cloth::IntegratorType::Xpbd, false, true, 2}},
+      {"xpbd-4x10-bullet-links", {.integrator = cloth::IntegratorType::Xpbd, .bullet_like = true, .bullet_links = true}},
+      {"implicit-stiff", {cloth::IntegratorType::Implicit, false, false, 1, false, 5}},
+      {"implicit-stiff-2threads", {cloth::IntegratorType::Implicit, false, false, 2, false, 5}},
+      {"implicit-stiff-2level", {cloth::IntegratorType::Implicit, false, false, 1, true, 5}},
+      {"implicit-stiff-2level-2threads", {cloth::IntegratorType::Implicit, false, false, 2, true, 5}},
+      {"implicit-stiff-2level-tol1e-6", {cloth::IntegratorType::Implicit, false, false, 1, true, 5, 1e-6}},
+      {"implicit-stiff-2level-2threads-tol1e-6", {cloth::IntegratorType::Implicit, false, false, 2, true, 5, 1e-6}},
+      {"implicit-bw-2level", {.integrator = cloth::IntegratorType::Implicit, .two_level = true, .model = cloth::ModelType::BaraffWitkin}},
       {"implicit-bw-2level-2threads",
-       {.integrator = "implicit", .threads = 2, .two_level = true, .model = cloth::ModelType::BaraffWitkin}},
+       {.integrator = cloth::IntegratorType::Implicit, .threads = 2, .two_level = true, .model = cloth::ModelType::BaraffWitkin}},
   };
   return kVariants;
 }
 
 cloth::Simulation hanging_cloth(int n, const Variant& variant) {
-  const std::string& integrator = variant.integrator;
+  cloth::IntegratorType integrator = variant.integrator;
   cloth::GridSpec spec;
   spec.nx = spec.ny = n;
   spec.center = cloth::Vec3(0, 1, 0);
@@ -78,7 +78,7 @@ cloth::Simulation hanging_cloth(int n, const Variant& variant) {
     solver.substeps = 4;
     solver.xpbd_iterations = 10;
     solver.adaptive = false;
-  } else if (integrator == "xpbd") {
+  } else if (integrator == cloth::IntegratorType::Xpbd) {
     // XPBD is stable at any step but one pass per substep is soft unless k h^2 / m is small
     // (docs/physics.md): the stretch test cannot see softness, so XPBD gets the substeps that
     // make k h^2 / m = 1/4 for the lightest vertex instead of adaptive steps.

@@ -14,7 +14,7 @@ namespace bench {
 
 // A benchmarked configuration: an integrator and how it is run.
 struct Variant {
-  std::string integrator;
+  cloth::IntegratorType integrator = cloth::IntegratorType::Verlet;
   bool free = false;         // no sphere
   bool bullet_like = false;  // XPBD with the peer's 4 substeps x 10 passes
   int threads = 1;

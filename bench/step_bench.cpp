@@ -107,7 +107,7 @@ void BM_Frame(benchmark::State& state, const std::string& name, const Variant& v
 const bool kRegistered = [] {
   for (const auto& [name, variant] : bench::variants()) {
     auto* b = benchmark::RegisterBenchmark(("BM_Frame/" + name).c_str(), BM_Frame, name, variant);
-    const bool cheap = variant.integrator == "implicit" || variant.integrator == "xpbd";
+    const bool cheap = variant.integrator == cloth::IntegratorType::Implicit || variant.integrator == cloth::IntegratorType::Xpbd;
     for (int n : bench::kGridSizes) {
       if (cheap || n <= 64) b->Arg(n);
     }

@@ -3,6 +3,7 @@
 // enum E declares `std::span<const NamedValue<E>> value_names(E)` beside itself (found by
 // argument-dependent lookup); name_of, value_named and the panel's combo boxes all read that one
 // table, so a new value is named in one place.
+#include <ostream>
 #include <span>
 #include <string>
 #include <string_view>
@@ -58,6 +59,13 @@ E value_named(std::string_view name, const std::string& key) {
     if (name == n.name) return n.value;
   }
   throw InputError(key + " must be one of " + name_choices<E>() + ", got \"" + std::string(name) + "\"");
+}
+
+/// Writes a named enum's name (test messages and logs print "implicit", not a number).
+template <class E>
+  requires requires(E e) { value_names(e); }
+std::ostream& operator<<(std::ostream& out, E value) {
+  return out << name_of(value);
 }
 
 }  // namespace cloth

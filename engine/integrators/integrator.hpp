@@ -5,6 +5,7 @@
 
 #include "model/model.hpp"
 #include "model/state.hpp"
+#include "integrators/integrator_type.hpp"
 #include "integrators/step_context.hpp"
 #include "integrators/step_timings.hpp"
 
@@ -38,7 +39,7 @@ class Integrator {
   virtual StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) = 0;
 };
 
-/// Creates an integrator by name; throws InputError for names that are unknown or not built yet.
-std::unique_ptr<Integrator> make_integrator(const std::string& name);
+/// Creates an integrator of the given type.
+std::unique_ptr<Integrator> make_integrator(IntegratorType type);
 
 }  // namespace cloth

@@ -3,34 +3,16 @@
 // once (core/parameter.hpp) with their ranges, units, panel widgets and the integrators that use
 // them.
 #include <algorithm>
-#include <initializer_list>
-#include <iterator>
-#include <string>
-#include <string_view>
 
 #include "core/parallel.hpp"
 #include "core/parameter.hpp"
+#include "integrators/integrator_type.hpp"
 #include "linalg/constrained_solve.hpp"
 
 namespace cloth {
 
-/// The names make_integrator accepts, in the order the panel lists them.
-inline constexpr const char* kIntegratorNames[] = {"verlet",   "explicit-euler", "symplectic-euler",
-                                                   "rk4",      "implicit",       "xpbd"};
-
-/// The UsedBy mask of the named integrators (core/parameter.hpp): bit i is kIntegratorNames[i].
-constexpr UsedBy integrators_using(std::initializer_list<std::string_view> names) {
-  UsedBy mask = 0;
-  for (std::string_view name : names) {
-    for (size_t i = 0; i < std::size(kIntegratorNames); ++i) {
-      if (name == kIntegratorNames[i]) mask |= UsedBy{1} << i;
-    }
-  }
-  return mask;
-}
-
 struct SolverSettings {
-  std::string integrator = "verlet";  ///< one of kIntegratorNames
+  IntegratorType integrator = IntegratorType::Verlet;
   double dt = 1.0 / 60.0;             ///< fixed step, s
   int substeps = 20;                  ///< substeps per step
   /// implicit: the modified PCG's relative tolerance, iteration cap and preconditioner; their
@@ -56,9 +38,8 @@ struct SolverSettings {
 /// Calls v(field, ParamInfo) for each solver parameter of `s` (SolverSettings, const or not).
 template <class Visitor, class Settings>
 void visit_solver(Visitor&& v, Settings& s) {
-  const UsedBy implicit = integrators_using({"implicit"});
-  v(Choice{s.integrator, kIntegratorNames},
-    {.key = "integrator", .tip = "Time integration scheme"});
+  const UsedBy implicit = integrators_using(IntegratorType::Implicit);
+  v(s.integrator, {.key = "integrator", .tip = "Time integration scheme"});
   v(s.dt, {.key = "dt", .unit = "s", .lo = 1e-7, .hi = 1, .tip = "Fixed simulation step (the display rate does not change it)",
            .log = true, .ui_lo = 1e-4, .ui_hi = 0.05});
   v(s.substeps, {.key = "substeps", .lo = 1, .hi = 10000,
@@ -67,7 +48,7 @@ void visit_solver(Visitor&& v, Settings& s) {
   v(Switchable{s.strain_limit, 0.1}, {.key = "strain_limit", .lo = -1, .hi = 10, .label = "strain limit",
                      .tip = "Provot's limit on edge elongation (0.1 = 10%; 0 = edges held at rest "
                             "length; negative = off)",
-                     .ui_lo = 0, .ui_hi = 0.5, .integrators = integrators_using({"verlet"})});
+                     .ui_lo = 0, .ui_hi = 0.5, .integrators = integrators_using(IntegratorType::Verlet)});
   v(s.adaptive, {.key = "adaptive", .label = "adaptive step",
                  .tip = "Baraff & Witkin 1998, sec. 7: discard a step that changes any triangle's "
                         "stretch too much, halve it, grow back after two good steps; dt is then "
@@ -80,7 +61,7 @@ void visit_solver(Visitor&& v, Settings& s) {
   v(s.xpbd_iterations, {.key = "xpbd_iterations", .lo = 1, .hi = 1000, .label = "passes",
                         .tip = "Gauss-Seidel constraint passes per substep; 1 with many substeps "
                                "is Macklin et al. 2019's small steps",
-                        .log = true, .ui_lo = 1, .ui_hi = 50, .integrators = integrators_using({"xpbd"})});
+                        .log = true, .ui_lo = 1, .ui_hi = 50, .integrators = integrators_using(IntegratorType::Xpbd)});
   v(s.tolerance, {.key = "tolerance", .lo = 1e-14, .hi = 0.5, .label = "CG tolerance",
                   .tip = "Relative residual at which the modified PCG stops (Baraff & Witkin "
                          "1998, sec. 5.3)",
@@ -104,11 +85,10 @@ void visit_solver(Visitor&& v, Settings& s) {
                 .tip = "Threads of the solve (0 = all the machine offers); every count gives the "
                        "same result, bit for bit",
                 .ui_lo = 1, .ui_hi = double(std::max(s.threads, available_threads())),
-                .integrators = integrators_using({"implicit", "xpbd"})});
+                .integrators = integrators_using(IntegratorType::Implicit, IntegratorType::Xpbd)});
 }
 
-/// Throws InputError naming the field for a value outside its declared range or an unknown
-/// integrator.
+/// Throws InputError naming the field for a value outside its declared range.
 inline void validate_solver(const SolverSettings& solver) { visit_solver(RangeCheck("solver"), solver); }
 
 /// The modified PCG's settings of the implicit step.

@@ -22,8 +22,8 @@ std::string used_by_column(const ParamInfo& p) {
     }
   }
   if (p.integrators != kUsedByAll) {
-    for (const char* name : kIntegratorNames) {
-      if (p.integrators & integrators_using({name})) out += (out.empty() ? "" : ", ") + std::string(name);
+    for (const NamedValue<IntegratorType>& n : value_names(IntegratorType{})) {
+      if (p.integrators & integrators_using(n.value)) out += (out.empty() ? "" : ", ") + std::string(n.name);
     }
   }
   return out.empty() ? "all" : out;

@@ -26,7 +26,7 @@ nlohmann::json RunStats::to_json(const Simulation& sim) const {
   doc["substeps_per_step"] = sim.solver().substeps;
   doc["dt"] = sim.solver().dt;
   doc["sim_time"] = sim.time();
-  doc["integrator"] = sim.solver().integrator;
+  doc["integrator"] = name_of(sim.solver().integrator);
   // Explicit integrators solve no linear system: then there is no CG count to report (null).
   const double cg = sim.statistics().mean_solver_iterations();
   doc["cg_iterations_mean"] = cg >= 0 ? nlohmann::json(cg) : nlohmann::json(nullptr);

@@ -27,10 +27,10 @@ Simulation::Simulation(ClothModel model, std::vector<Collider> colliders,
 
 void Simulation::set_material(const SpringMaterial& material) { cloth::set_material(model_, material); }
 
-void Simulation::check_supported(const std::string& integrator, ModelType type) {
+void Simulation::check_supported(IntegratorType integrator, ModelType type) {
   // XPBD projects each element's condition C with compliance 1/k (E = k/2 C^2); only the springs'
   // and Baraff-Witkin's energies have that form.
-  if (integrator == "xpbd" && type != ModelType::Springs && type != ModelType::BaraffWitkin) {
+  if (integrator == IntegratorType::Xpbd && type != ModelType::Springs && type != ModelType::BaraffWitkin) {
     throw InputError(std::string("integrator xpbd supports the springs and baraff-witkin models, not ") +
                      name_of(type));
   }
@@ -220,7 +220,7 @@ FrameReport Simulation::step() {
     if (std::optional<CutMesh> cut = tearing_.tear(model_, state_)) replace_mesh(std::move(cut->mesh), cut->parent);
     report.torn_edges = tearing_.torn_edges() - torn_before;
   }
-  statistics_.record(report, solver_.integrator == "implicit" && !solver_.direct_solve);
+  statistics_.record(report, solver_.integrator == IntegratorType::Implicit && !solver_.direct_solve);
   time_ += solver_.dt;
   ++state_version_;
   return report;

@@ -134,7 +134,7 @@ class Simulation {
   /// free (its pin, slide or grab stays with the original vertex).
   void replace_mesh(RestMesh mesh, const std::vector<int>& parent);
   /// Throws InputError if `integrator` cannot step a model of `type`.
-  static void check_supported(const std::string& integrator, ModelType type);
+  static void check_supported(IntegratorType integrator, ModelType type);
 
   ClothModel model_;
   SolverSettings solver_;

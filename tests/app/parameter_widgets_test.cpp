@@ -20,12 +20,12 @@ using cloth::ModelType;
 
 // Keys the declarations give to the panel of `model` and `integrator`, read without the panel.
 template <class Settings, class Visit>
-std::vector<std::string> declared_keys(ModelType model, const std::string& integrator, Settings s, Visit visit) {
+std::vector<std::string> declared_keys(ModelType model, cloth::IntegratorType integrator, Settings s, Visit visit) {
   std::vector<std::string> keys;
   visit(
       [&](auto&&, const cloth::ParamInfo& p) {
         if (p.visible && (p.models & cloth::models_using(model)) &&
-            (p.integrators & cloth::integrators_using({integrator}))) {
+            (p.integrators & cloth::integrators_using(integrator))) {
           keys.push_back(p.key);
         }
       },
@@ -35,7 +35,7 @@ std::vector<std::string> declared_keys(ModelType model, const std::string& integ
 
 // Draws the panel of `model` and `integrator` for one frame and returns the keys it drew.
 template <class Settings, class Visit>
-std::vector<std::string> drawn_keys(ModelType model, const std::string& integrator, Settings s, Visit visit) {
+std::vector<std::string> drawn_keys(ModelType model, cloth::IntegratorType integrator, Settings s, Visit visit) {
   std::vector<std::string> drawn;
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = ImVec2(800, 600);
@@ -65,19 +65,19 @@ const auto kPattern = [](auto&& v, auto& s) { cloth::visit_density_pattern(v, s)
 
 TEST_F(PanelContext, MaterialPanelShowsTheDeclaredParametersOfEachModel) {
   for (ModelType model : cloth::all_values<ModelType>()) {
-    const std::vector<std::string> drawn = drawn_keys(model, "verlet", cloth::SpringMaterial{}, kMaterial);
-    EXPECT_EQ(drawn, declared_keys(model, "verlet", cloth::SpringMaterial{}, kMaterial)) << cloth::name_of(model);
+    const std::vector<std::string> drawn = drawn_keys(model, cloth::IntegratorType::Verlet, cloth::SpringMaterial{}, kMaterial);
+    EXPECT_EQ(drawn, declared_keys(model, cloth::IntegratorType::Verlet, cloth::SpringMaterial{}, kMaterial)) << cloth::name_of(model);
     EXPECT_FALSE(drawn.empty());
   }
   // Models differ in what they use: the Feynman panel has no shear, the edge-area one its area term.
-  const auto feynman = declared_keys(ModelType::Feynman, "verlet", cloth::SpringMaterial{}, kMaterial);
-  const auto edge_area = declared_keys(ModelType::EdgeArea, "verlet", cloth::SpringMaterial{}, kMaterial);
+  const auto feynman = declared_keys(ModelType::Feynman, cloth::IntegratorType::Verlet, cloth::SpringMaterial{}, kMaterial);
+  const auto edge_area = declared_keys(ModelType::EdgeArea, cloth::IntegratorType::Verlet, cloth::SpringMaterial{}, kMaterial);
   EXPECT_EQ(std::count(feynman.begin(), feynman.end(), "shear"), 0);
   EXPECT_EQ(std::count(edge_area.begin(), edge_area.end(), "area_stiffness"), 1);
 }
 
 TEST_F(PanelContext, SolverPanelShowsWhatTheRunningIntegratorUses) {
-  for (const char* integrator : cloth::kIntegratorNames) {
+  for (cloth::IntegratorType integrator : cloth::all_values<cloth::IntegratorType>()) {
     cloth::SolverSettings solver;
     solver.integrator = integrator;
     EXPECT_EQ(drawn_keys(ModelType::Springs, integrator, solver, kSolver),
@@ -85,32 +85,32 @@ TEST_F(PanelContext, SolverPanelShowsWhatTheRunningIntegratorUses) {
         << integrator;
   }
   cloth::SolverSettings implicit;
-  implicit.integrator = "implicit";
-  const auto shown = drawn_keys(ModelType::Springs, "implicit", implicit, kSolver);
+  implicit.integrator = cloth::IntegratorType::Implicit;
+  const auto shown = drawn_keys(ModelType::Springs, cloth::IntegratorType::Implicit, implicit, kSolver);
   EXPECT_EQ(std::count(shown.begin(), shown.end(), "preconditioner"), 1);
   EXPECT_EQ(std::count(shown.begin(), shown.end(), "strain_limit"), 0) << "Verlet's alone";
 }
 
 TEST_F(PanelContext, WindWidgetsAppearOnlyForAWindThatUsesThem) {
   cloth::WindField still;
-  EXPECT_EQ(drawn_keys(ModelType::Springs, "verlet", still, kWind), std::vector<std::string>{"type"});
+  EXPECT_EQ(drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, still, kWind), std::vector<std::string>{"type"});
   cloth::WindField gusty;
   gusty.type = cloth::WindField::Type::Gusty;
-  const auto shown = drawn_keys(ModelType::Springs, "verlet", gusty, kWind);
-  EXPECT_EQ(shown, declared_keys(ModelType::Springs, "verlet", gusty, kWind));
+  const auto shown = drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, gusty, kWind);
+  EXPECT_EQ(shown, declared_keys(ModelType::Springs, cloth::IntegratorType::Verlet, gusty, kWind));
   EXPECT_EQ(std::count(shown.begin(), shown.end(), "gust"), 1);
 }
 
 TEST_F(PanelContext, DensityPatternWidgetsFollowItsType) {
   cloth::DensityPattern none;
-  EXPECT_EQ(drawn_keys(ModelType::Springs, "verlet", none, kPattern), std::vector<std::string>{"type"});
+  EXPECT_EQ(drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, none, kPattern), std::vector<std::string>{"type"});
   cloth::DensityPattern stripes;
   stripes.kind = cloth::DensityPattern::Kind::Stripes;
-  EXPECT_EQ(drawn_keys(ModelType::Springs, "verlet", stripes, kPattern),
+  EXPECT_EQ(drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, stripes, kPattern),
             (std::vector<std::string>{"type", "axis", "period", "width", "factor"}));
   cloth::DensityPattern checker;
   checker.kind = cloth::DensityPattern::Kind::Checker;
-  EXPECT_EQ(drawn_keys(ModelType::Springs, "verlet", checker, kPattern),
+  EXPECT_EQ(drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, checker, kPattern),
             (std::vector<std::string>{"type", "period", "factor"}));
 }
 

@@ -91,7 +91,7 @@ TEST(Arrows, LengthsAreThePhysicalVectorsTimesTheirScales) {
   scene.forces.wind.type = cloth::WindField::Type::Constant;
   scene.forces.wind.speed = 5;
   scene.forces.wind.direction = cloth::Vec3::UnitX();
-  scene.solver.integrator = "symplectic-euler";
+  scene.solver.integrator = cloth::IntegratorType::SymplecticEuler;
   auto sim = cloth::make_simulation(scene);
   sim->step();
   const double h = sim->solver().dt;

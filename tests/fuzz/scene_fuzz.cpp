@@ -30,8 +30,8 @@ constexpr double kMaxWorkPerStep = 2e3;
 double work_per_step(const cloth::Simulation& sim) {
   const cloth::SolverSettings& s = sim.solver();
   double work = double(sim.model().vertex_count()) * s.substeps;
-  if (s.integrator == "xpbd") work *= s.xpbd_iterations;
-  if (s.integrator == "implicit") {
+  if (s.integrator == cloth::IntegratorType::Xpbd) work *= s.xpbd_iterations;
+  if (s.integrator == cloth::IntegratorType::Implicit) {
     work *= s.newton_iterations * std::min(s.max_iterations, 3 * sim.model().vertex_count());
   }
   // An adaptive frame may take up to this many full-cost steps (simulation.hpp).

@@ -93,7 +93,7 @@ struct InclineResult {
   double seconds;
 };
 
-InclineResult slide_on_incline(const std::string& integrator, double angle, double mu_s, double mu_k,
+InclineResult slide_on_incline(cloth::IntegratorType integrator, double angle, double mu_s, double mu_k,
                                int newton_iterations = 1) {
   GridSpec spec;
   spec.width = spec.height = 0.2;
@@ -107,7 +107,7 @@ InclineResult slide_on_incline(const std::string& integrator, double angle, doub
   Collider slope{PlaneShape{Vec3::Zero(), normal}, thickness, mu_s, mu_k};
   SolverSettings solver;
   solver.integrator = integrator;
-  solver.substeps = integrator == "implicit" ? 2 : 20;
+  solver.substeps = integrator == cloth::IntegratorType::Implicit ? 2 : 20;
   solver.newton_iterations = newton_iterations;
   SpringMaterial material;
   material.velocity_damping = 0;  // a sliding block feels friction only
@@ -124,7 +124,7 @@ InclineResult slide_on_incline(const std::string& integrator, double angle, doub
   return {(centre() - start).dot(down_slope), frames * solver.dt};
 }
 
-class Incline : public testing::TestWithParam<std::string> {};
+class Incline : public testing::TestWithParam<cloth::IntegratorType> {};
 
 TEST_P(Incline, StaysBelowTheFrictionAngleAndSlidesAboveItAtTheCoulombRate) {
   const double mu_s = 0.5, mu_k = 0.3, g = 9.81;
@@ -139,14 +139,14 @@ TEST_P(Incline, StaysBelowTheFrictionAngleAndSlidesAboveItAtTheCoulombRate) {
 
 TEST(Incline, FullyImplicitNewtonStepsKeepTheKineticFriction) {
   const double slide = std::atan(0.7), g = 9.81;
-  const InclineResult r = slide_on_incline("implicit", slide, 0.5, 0.3, /*newton_iterations=*/3);
+  const InclineResult r = slide_on_incline(cloth::IntegratorType::Implicit, slide, 0.5, 0.3, /*newton_iterations=*/3);
   const double expected = 0.5 * g * (std::sin(slide) - 0.3 * std::cos(slide)) * r.seconds * r.seconds;
   EXPECT_NEAR(r.displacement, expected, 0.05 * expected);
 }
 
 // A pinned corner on a moving floor stays on its pin: the pin, not the friction, places it.
 TEST(Contacts, PinnedVertexOnAMovingSolidStaysPinned) {
-  for (const std::string integrator : {"implicit", "verlet", "xpbd"}) {
+  for (cloth::IntegratorType integrator : {cloth::IntegratorType::Implicit, cloth::IntegratorType::Verlet, cloth::IntegratorType::Xpbd}) {
     GridSpec spec;
     spec.width = spec.height = 0.3;
     spec.nx = spec.ny = 6;
@@ -156,7 +156,7 @@ TEST(Contacts, PinnedVertexOnAMovingSolidStaysPinned) {
     belt.motion.velocity = Vec3(1, 0, 0);
     SolverSettings solver;
     solver.integrator = integrator;
-    solver.substeps = integrator == "implicit" ? 1 : 20;
+    solver.substeps = integrator == cloth::IntegratorType::Implicit ? 1 : 20;
     const RestMesh mesh = make_grid(spec);
     Simulation sim(build_model(mesh, SpringMaterial{}), {belt}, {0}, solver, Vec3(0, -9.81, 0));
     for (int f = 0; f < 30; ++f) sim.step();
@@ -166,7 +166,7 @@ TEST(Contacts, PinnedVertexOnAMovingSolidStaysPinned) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryContactPath, Incline,
-                         testing::Values("symplectic-euler", "verlet", "implicit", "xpbd"),
+                         testing::Values(cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Verlet, cloth::IntegratorType::Implicit, cloth::IntegratorType::Xpbd),
                          integrator_test_name);
 
 // A cloth dropped on each solid shape never ends inside it by more than the contact thickness.
@@ -208,7 +208,7 @@ TEST(Contacts, MovingSpherePushesTheCloth) {
   ball.motion.kind = MotionPath::Kind::Linear;
   ball.motion.velocity = Vec3(0, 0.5, 0);  // its top passes the cloth at t = 0.3 s
   SolverSettings solver;
-  solver.integrator = "implicit";
+  solver.integrator = cloth::IntegratorType::Implicit;
   solver.substeps = 2;
   const RestMesh mesh = make_grid(spec);
   const std::vector<int> corners = {0, 11, 132, 143};

@@ -13,7 +13,7 @@
 namespace cloth {
 namespace {
 
-long long fold_and_count(const std::string& integrator, bool self_collision) {
+long long fold_and_count(cloth::IntegratorType integrator, bool self_collision) {
   GridSpec spec;
   spec.width = spec.height = 0.6;
   spec.nx = spec.ny = 21;
@@ -32,7 +32,7 @@ long long fold_and_count(const std::string& integrator, bool self_collision) {
   material.shear = 20;
   SolverSettings solver;
   solver.integrator = integrator;
-  solver.substeps = integrator == "implicit" ? 8 : 60;
+  solver.substeps = integrator == cloth::IntegratorType::Implicit ? 8 : 60;
   Simulation sim(build_model(mesh, material), {Collider{PlaneShape{}, 0.003, 0.5}}, {}, solver,
                  Vec3(0, -9.81, 0));
   SelfCollisionSettings s;
@@ -45,17 +45,17 @@ long long fold_and_count(const std::string& integrator, bool self_collision) {
   return count_intersecting_triangle_pairs(sim.model().mesh.triangles, sim.state().x);
 }
 
-class SelfCollisionInSimulation : public testing::TestWithParam<std::string> {};
+class SelfCollisionInSimulation : public testing::TestWithParam<cloth::IntegratorType> {};
 
 TEST_P(SelfCollisionInSimulation, AFoldedClothDoesNotPassThroughItself) {
   EXPECT_EQ(fold_and_count(GetParam(), true), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryContactPath, SelfCollisionInSimulation,
-                         testing::Values("verlet", "implicit", "xpbd"), integrator_test_name);
+                         testing::Values(cloth::IntegratorType::Verlet, cloth::IntegratorType::Implicit, cloth::IntegratorType::Xpbd), integrator_test_name);
 
 TEST(SelfCollisionInSimulation, WithoutItTheFoldPassesThrough) {
-  EXPECT_GT(fold_and_count("verlet", false), 0);
+  EXPECT_GT(fold_and_count(cloth::IntegratorType::Verlet, false), 0);
 }
 
 }  // namespace

@@ -122,12 +122,12 @@ TEST(Tearing, BadSettingsAndGridOnlyModelsAreOneLineErrors) {
   EXPECT_THROW(sim.set_model_type(ModelType::Breen), InputError);
 }
 
-class TearingSim : public testing::TestWithParam<std::string> {
+class TearingSim : public testing::TestWithParam<cloth::IntegratorType> {
  protected:
   SolverSettings solver() const {
     SolverSettings s;
     s.integrator = GetParam();
-    s.substeps = GetParam() == "implicit" ? 2 : 40;
+    s.substeps = GetParam() == cloth::IntegratorType::Implicit ? 2 : 40;
     return s;
   }
   /// A 0.5 m hanging square whose top corners move apart at 0.5 m/s each.
@@ -189,13 +189,13 @@ TEST_P(TearingSim, WithoutTearingTheSameClothStretchesInOnePiece) {
   EXPECT_EQ(connected_pieces(sim.model().mesh), 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(ThreeIntegrators, TearingSim, testing::Values("verlet", "xpbd", "implicit"),
+INSTANTIATE_TEST_SUITE_P(ThreeIntegrators, TearingSim, testing::Values(cloth::IntegratorType::Verlet, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Implicit),
                          integrator_test_name);
 
 TEST(Tearing, ACalmHangingClothDoesNotTear) {
   const RestMesh mesh = grid(10);
   SolverSettings solver;
-  solver.integrator = "implicit";
+  solver.integrator = cloth::IntegratorType::Implicit;
   solver.substeps = 1;
   Simulation sim(build_model(mesh, SpringMaterial{}, ModelType::BaraffWitkin), {},
                  {mesh.grid_index(0, 0), mesh.grid_index(9, 0)}, solver, Vec3(0, -9.81, 0));

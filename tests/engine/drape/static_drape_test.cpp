@@ -222,7 +222,7 @@ TEST(StaticDrape, BadInputIsRejectedWithAClearMessage) {
 // returns the positions and prints how long it took.
 std::vector<Vec3> damped_implicit_rest(const DrapeProblem& p, const SpringMaterial& m, double at_rest) {
   SolverSettings solver;
-  solver.integrator = "implicit";
+  solver.integrator = cloth::IntegratorType::Implicit;
   solver.substeps = 1;
   solver.tolerance = 1e-12;  // the PCG's relative residual: the rest state is f(x) = 0 to this
   solver.max_iterations = 2000;

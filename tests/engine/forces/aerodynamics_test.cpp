@@ -121,7 +121,7 @@ TEST(Aero, ImplicitLargeStepsKeepTheTerminalVelocity) {
   // eq. 15 is exactly zero and the terminal speed must not depend on the step.
   for (int substeps : {1, 2}) {
     SolverSettings solver;
-    solver.integrator = "implicit";
+    solver.integrator = cloth::IntegratorType::Implicit;
     solver.substeps = substeps;
     solver.tolerance = 1e-10;
     for (const Vec3& v : fall_for_two_seconds(solver, ModelType::BaraffWitkin))
@@ -130,13 +130,13 @@ TEST(Aero, ImplicitLargeStepsKeepTheTerminalVelocity) {
 }
 
 TEST(Aero, WindBlowsAFlagDownwindUnderEveryIntegrator) {
-  for (const char* integrator : {"verlet", "implicit", "xpbd"}) {
+  for (cloth::IntegratorType integrator : {cloth::IntegratorType::Verlet, cloth::IntegratorType::Implicit, cloth::IntegratorType::Xpbd}) {
     GridSpec spec;
     spec.nx = spec.ny = 10;
     spec.plane = GridPlane::XY;  // vertical, row 0 on top
     SolverSettings solver;
     solver.integrator = integrator;
-    solver.substeps = std::string(integrator) == "implicit" ? 1 : 50;
+    solver.substeps = integrator == cloth::IntegratorType::Implicit ? 1 : 50;
     Simulation sim(build_model(make_grid(spec), SpringMaterial{}), {}, {0, 9}, solver, Vec3(0, -9.81, 0));
     ExternalForces f = sim.external_forces();
     f.drag = 1.0;

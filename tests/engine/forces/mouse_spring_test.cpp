@@ -92,7 +92,7 @@ TEST(MouseSpring, ForceAndJacobiansEqualFiniteDifferences) {
 // A cloth hanging from the mouse spring alone, the cursor fixed where the grabbed vertex starts,
 // after `seconds` of damped motion.
 constexpr double kStiffness = 2.0;  // N/m: the 18 g cloth stretches it ~9 cm
-Simulation hanging_from_spring(const std::string& integrator, double seconds) {
+Simulation hanging_from_spring(cloth::IntegratorType integrator, double seconds) {
   SpringMaterial m;
   m.density = 0.2;  // kg/m^2: M = 18 g
   m.stretch = 200;
@@ -101,7 +101,7 @@ Simulation hanging_from_spring(const std::string& integrator, double seconds) {
   m.velocity_damping = 5;  // 1/s: the bounce on the spring (10 rad/s) decays as e^-2.5t
   SolverSettings solver;
   solver.integrator = integrator;
-  solver.substeps = integrator == "implicit" ? 1 : 40;
+  solver.substeps = integrator == cloth::IntegratorType::Implicit ? 1 : 40;
   solver.tolerance = 1e-10;
   Simulation sim(build_model(small_grid(), m, ModelType::Springs), {}, {}, solver, Vec3(0, -9.81, 0));
   sim.mouse().set_settings({GrabMode::Spring, kStiffness, 0.01});
@@ -123,7 +123,7 @@ Vec3 momentum(const Simulation& sim) {
   return p;
 }
 
-class MouseSpringIntegrator : public ::testing::TestWithParam<std::string> {};
+class MouseSpringIntegrator : public ::testing::TestWithParam<cloth::IntegratorType> {};
 
 TEST_P(MouseSpringIntegrator, HangingClothStretchesTheSpringByItsWeightOverK) {
   const Simulation sim = hanging_from_spring(GetParam(), 5.0);
@@ -158,7 +158,7 @@ TEST_P(MouseSpringIntegrator, ReleasingTheGrabRemovesTheForce) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, MouseSpringIntegrator,
-                         ::testing::Values("implicit", "verlet", "symplectic-euler", "rk4", "xpbd"),
+                         ::testing::Values(cloth::IntegratorType::Implicit, cloth::IntegratorType::Verlet, cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Rk4, cloth::IntegratorType::Xpbd),
                          integrator_test_name);
 
 TEST(MouseSpring, KinematicIsTheDefaultAndSettingsAreValidated) {

@@ -146,7 +146,7 @@ TEST(StretchChange, TwoThreadsGiveTheSameStretchChangeAndEdgeStrainAsOne) {
   EXPECT_EQ(max_edge_strain(model, state, 2), without_nan);
 }
 
-Simulation hanging(const std::string& integrator, double dt, int substeps, bool adaptive, int side = 10) {
+Simulation hanging(cloth::IntegratorType integrator, double dt, int substeps, bool adaptive, int side = 10) {
   GridSpec spec;
   spec.nx = spec.ny = side;
   SolverSettings solver;
@@ -161,8 +161,8 @@ Simulation hanging(const std::string& integrator, double dt, int substeps, bool 
 TEST(Adaptive, RecoversFromADeliberatelyTooLargeStep) {
   // Symplectic Euler needs ~40 substeps of a 1/60 s frame for this cloth; give it one.
   const double dt = 1.0 / 60;
-  Simulation fixed = hanging("symplectic-euler", dt, 1, false);
-  Simulation adaptive = hanging("symplectic-euler", dt, 1, true);
+  Simulation fixed = hanging(cloth::IntegratorType::SymplecticEuler, dt, 1, false);
+  Simulation adaptive = hanging(cloth::IntegratorType::SymplecticEuler, dt, 1, true);
   int accepted = 0, rejected = 0;
   double lowest = 1e9;
   for (int f = 0; f < 120; ++f) {
@@ -190,7 +190,7 @@ TEST(Adaptive, RecoversFromADeliberatelyTooLargeStep) {
 }
 
 TEST(Adaptive, ImplicitKeepsTheFullStepOnceTheClothSettles) {
-  Simulation sim = hanging("implicit", 1.0 / 60, 1, true);
+  Simulation sim = hanging(cloth::IntegratorType::Implicit, 1.0 / 60, 1, true);
   for (int f = 0; f < 600; ++f) sim.step();
   EXPECT_TRUE(all_finite(sim.state()));
   EXPECT_EQ(sim.statistics().instabilities, 0);
@@ -209,7 +209,7 @@ TEST(Adaptive, ImplicitStepsFollowAOneFrameJumpOfTheGrabThatTheLinearisedStepOve
   const int vertex = (kSide - 2) * kSide + kSide / 2;  // one row in from the free edge
   double strain_after[2] = {0, 0};
   for (bool adaptive : {false, true}) {
-    Simulation sim = hanging("implicit", 1.0 / 60, 1, adaptive, kSide);
+    Simulation sim = hanging(cloth::IntegratorType::Implicit, 1.0 / 60, 1, adaptive, kSide);
     for (int f = 0; f < 60; ++f) sim.step();
     ASSERT_LT(max_edge_strain(sim.model(), sim.state()), 0.05) << "a settled cloth";
     const Vec3 target = sim.state().x[vertex] + rest * Vec3(0.6, 0.5, 0.6).normalized();
@@ -233,7 +233,7 @@ TEST(Adaptive, AFrameCostsAtMostTheAttemptBudget) {
   const Scene scene = load_scene(std::string(CLOTHSIM_TEST_DATA_DIR) + "/../fuzz/corpus/scene/adaptive_xpbd_timeout.json",
                                  {"cloth.mesh.grid.resolution=[8,8]", "solver.max_stretch_change=0.02"}, warnings);
   const std::unique_ptr<Simulation> sim = make_simulation(scene);
-  ASSERT_EQ(sim->solver().integrator, "xpbd");
+  ASSERT_EQ(sim->solver().integrator, cloth::IntegratorType::Xpbd);
   ASSERT_TRUE(sim->solver().adaptive);
   const std::string limit = "limit of " + std::to_string(Simulation::kMaxAdaptiveAttempts) + " attempts";
   int budget_hits = 0;
@@ -249,7 +249,7 @@ TEST(Adaptive, AFrameCostsAtMostTheAttemptBudget) {
 }
 
 TEST(Adaptive, RejectsAbsurdThresholds) {
-  Simulation sim = hanging("implicit", 1.0 / 60, 1, true);
+  Simulation sim = hanging(cloth::IntegratorType::Implicit, 1.0 / 60, 1, true);
   SolverSettings bad = sim.solver();
   bad.max_stretch_change = 0;
   EXPECT_THROW(sim.set_solver(bad), InputError);

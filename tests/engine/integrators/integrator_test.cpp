@@ -14,7 +14,7 @@
 namespace cloth {
 namespace {
 
-Simulation make_sim(int n, const SpringMaterial& m, std::vector<int> pins, const std::string& integrator,
+Simulation make_sim(int n, const SpringMaterial& m, std::vector<int> pins, cloth::IntegratorType integrator,
                     double dt, int substeps, Vec3 gravity = Vec3(0, -9.81, 0)) {
   GridSpec spec;
   spec.nx = spec.ny = n;
@@ -26,7 +26,7 @@ Simulation make_sim(int n, const SpringMaterial& m, std::vector<int> pins, const
 }
 
 TEST(Implicit, PinnedVerticesNeverMoveBitForBit) {
-  Simulation sim = make_sim(12, SpringMaterial{}, {0, 11}, "implicit", 1.0 / 60, 1);
+  Simulation sim = make_sim(12, SpringMaterial{}, {0, 11}, cloth::IntegratorType::Implicit, 1.0 / 60, 1);
   const Vec3 a = sim.state().x[0], b = sim.state().x[11];
   for (int s = 0; s < 120; ++s) {
     sim.step();
@@ -42,8 +42,8 @@ TEST(Implicit, LargeStepStaysFiniteAndSettlesWhereExplicitEulerDiverges) {
   stiff.stretch = 1e5;  // N/m: ~100x the default
   stiff.shear = 1e4;
   const double dt = 1.0 / 30;
-  Simulation implicit = make_sim(16, stiff, {0, 15}, "implicit", dt, 1);
-  Simulation euler = make_sim(16, stiff, {0, 15}, "explicit-euler", dt, 1);
+  Simulation implicit = make_sim(16, stiff, {0, 15}, cloth::IntegratorType::Implicit, dt, 1);
+  Simulation euler = make_sim(16, stiff, {0, 15}, cloth::IntegratorType::ExplicitEuler, dt, 1);
   double implicit_peak = 0;
   for (int s = 0; s < 300; ++s) {  // 10 s
     implicit.step();
@@ -68,7 +68,7 @@ TEST(Implicit, LargeStepStaysFiniteAndSettlesWhereExplicitEulerDiverges) {
 // forms or not: 5.2, 10.1 and 9.8 mm at 3e-3, 2e-3 and 1e-3, 1.6 mm at 3e-4).
 TEST(Implicit, DefaultCgToleranceErrsFarLessThanHalvingTheStepChanges) {
   const auto run = [](double tolerance, int substeps) {
-    Simulation sim = make_sim(32, SpringMaterial{}, {0, 31}, "implicit", 1.0 / 60, substeps);
+    Simulation sim = make_sim(32, SpringMaterial{}, {0, 31}, cloth::IntegratorType::Implicit, 1.0 / 60, substeps);
     SolverSettings solver = sim.solver();
     if (tolerance > 0) solver.tolerance = tolerance;
     solver.max_iterations = 5000;
@@ -125,7 +125,7 @@ SpringMaterial undamped() {
 
 TEST(Energy, SymplecticStaysBoundedOverTenThousandStepsImplicitDissipates) {
   const double dt = 1.0 / 60;
-  for (const char* name : {"symplectic-euler", "verlet"}) {
+  for (cloth::IntegratorType name : {cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Verlet}) {
     Simulation sim = make_sim(6, undamped(), {0, 5}, name, dt, 40);
     const double e0 = sim.energies().total();
     double worst = 0, peak_ke = 0;
@@ -140,7 +140,7 @@ TEST(Energy, SymplecticStaysBoundedOverTenThousandStepsImplicitDissipates) {
   }
   // Backward Euler, one step per frame, no damping force at all: it still never gains energy and
   // the swing dies out (its numerical dissipation, the price of its stability).
-  Simulation implicit = make_sim(6, undamped(), {0, 5}, "implicit", dt, 1);
+  Simulation implicit = make_sim(6, undamped(), {0, 5}, cloth::IntegratorType::Implicit, dt, 1);
   const double e0 = implicit.energies().total();
   double highest = e0, peak_ke = 0;
   for (int s = 0; s < 10000; ++s) {
@@ -154,38 +154,38 @@ TEST(Energy, SymplecticStaysBoundedOverTenThousandStepsImplicitDissipates) {
 }
 
 // Error at T against a fine RK4 reference, for a soft system where every method is stable.
-double error_at(const std::string& integrator, int substeps) {
+double error_at(cloth::IntegratorType integrator, int substeps) {
   SpringMaterial soft;
   soft.stretch = 20;
   soft.shear = 5;
   soft.bending = 1e-5;
   soft.damping = 0.001;
   soft.velocity_damping = 0.1;
-  auto run = [&](const std::string& name, int subs) {
+  auto run = [&](cloth::IntegratorType name, int subs) {
     Simulation sim = make_sim(4, soft, {0, 3}, name, 0.25, subs);
     sim.step();  // T = 0.25 s
     return sim.state().x;
   };
-  const std::vector<Vec3> reference = run("rk4", 4096);
+  const std::vector<Vec3> reference = run(cloth::IntegratorType::Rk4, 4096);
   const std::vector<Vec3> x = run(integrator, substeps);
   return (as_flat(x) - as_flat(reference)).norm();
 }
 
-double observed_order(const std::string& integrator, int substeps) {
+double observed_order(cloth::IntegratorType integrator, int substeps) {
   return std::log2(error_at(integrator, substeps) / error_at(integrator, 2 * substeps));
 }
 
 TEST(Convergence, EachIntegratorConvergesAtItsOrder) {
-  EXPECT_NEAR(observed_order("explicit-euler", 64), 1.0, 0.15);
-  EXPECT_NEAR(observed_order("symplectic-euler", 64), 1.0, 0.15);
-  EXPECT_NEAR(observed_order("implicit", 64), 1.0, 0.15);
-  EXPECT_NEAR(observed_order("rk4", 64), 4.0, 0.25);  // pre-asymptotic below ~64 substeps
+  EXPECT_NEAR(observed_order(cloth::IntegratorType::ExplicitEuler, 64), 1.0, 0.15);
+  EXPECT_NEAR(observed_order(cloth::IntegratorType::SymplecticEuler, 64), 1.0, 0.15);
+  EXPECT_NEAR(observed_order(cloth::IntegratorType::Implicit, 64), 1.0, 0.15);
+  EXPECT_NEAR(observed_order(cloth::IntegratorType::Rk4, 64), 4.0, 0.25);  // pre-asymptotic below ~64 substeps
 }
 
 TEST(Integrators, AllFallFreelyAtTheSameRateAndSwitchLive) {
   // Switching the integrator mid-run keeps the state: the cloth goes on falling.
-  Simulation sim = make_sim(5, undamped(), {}, "verlet", 1.0 / 60, 4);
-  for (const char* name : {"explicit-euler", "rk4", "implicit", "symplectic-euler", "xpbd"}) {
+  Simulation sim = make_sim(5, undamped(), {}, cloth::IntegratorType::Verlet, 1.0 / 60, 4);
+  for (cloth::IntegratorType name : {cloth::IntegratorType::ExplicitEuler, cloth::IntegratorType::Rk4, cloth::IntegratorType::Implicit, cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Xpbd}) {
     SolverSettings s = sim.solver();
     s.integrator = name;
     sim.set_solver(s);
@@ -207,7 +207,7 @@ TEST(StrainLimit, ProvotCapsElongationAtTenPercentUnderVerletOnly) {
   SpringMaterial soft;
   soft.stretch = 5;
   soft.shear = 1;
-  auto run = [&](const char* integrator, double limit) {
+  auto run = [&](cloth::IntegratorType integrator, double limit) {
     Simulation sim = make_sim(10, soft, {0, 9}, integrator, 1.0 / 60, 10);
     SolverSettings s = sim.solver();
     s.strain_limit = limit;
@@ -219,9 +219,9 @@ TEST(StrainLimit, ProvotCapsElongationAtTenPercentUnderVerletOnly) {
     }
     return worst;
   };
-  EXPECT_GT(run("verlet", -1), 0.3) << "unlimited: large stretch";
-  EXPECT_LE(run("verlet", 0.1), 0.105) << "Provot's limit keeps every edge within ~10%";
-  EXPECT_GT(run("symplectic-euler", 0.1), 0.3) << "the limit belongs to Verlet only";
+  EXPECT_GT(run(cloth::IntegratorType::Verlet, -1), 0.3) << "unlimited: large stretch";
+  EXPECT_LE(run(cloth::IntegratorType::Verlet, 0.1), 0.105) << "Provot's limit keeps every edge within ~10%";
+  EXPECT_GT(run(cloth::IntegratorType::SymplecticEuler, 0.1), 0.3) << "the limit belongs to Verlet only";
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ Simulation hanging_cloth(std::vector<int> pins) {
   GridSpec spec;
   spec.nx = spec.ny = 8;
   SolverSettings solver;
-  solver.integrator = "implicit";
+  solver.integrator = cloth::IntegratorType::Implicit;
   solver.dt = 1.0 / 60;
   solver.substeps = 1;
   solver.tolerance = 1e-12;  // the linear solves are not what is measured here

@@ -27,7 +27,7 @@ namespace {
 // A square cloth of n x n vertices hanging from two corners above a sphere it falls onto (the
 // benchmark's scene), on `threads` threads: implicit with adaptive steps (and `preconditioner`),
 // or XPBD with the benchmark's 4 substeps x 10 passes.
-Simulation hanging_cloth(int n, int threads, const std::string& integrator = "implicit",
+Simulation hanging_cloth(int n, int threads, cloth::IntegratorType integrator = cloth::IntegratorType::Implicit,
                          Preconditioner preconditioner = Preconditioner::two_level,
                          ModelType model = ModelType::Springs) {
   GridSpec spec;
@@ -37,9 +37,9 @@ Simulation hanging_cloth(int n, int threads, const std::string& integrator = "im
   material.density = 0.1;
   SolverSettings solver;
   solver.integrator = integrator;
-  solver.substeps = integrator == "xpbd" ? 4 : 1;
+  solver.substeps = integrator == cloth::IntegratorType::Xpbd ? 4 : 1;
   solver.xpbd_iterations = 10;
-  solver.adaptive = integrator != "xpbd";
+  solver.adaptive = integrator != cloth::IntegratorType::Xpbd;
   solver.threads = threads;
   solver.preconditioner = preconditioner;
   return Simulation(build_model(make_grid(spec), material, model), {Collider{SphereShape{Vec3(0, 0.4, 0.1), 0.3}}},
@@ -176,8 +176,8 @@ void expect_same_bits(Simulation& one, Simulation& two, int frames) {
 TEST(ParallelSolve, TwoAndThreeThreadsStepTheClothToTheSameBitsAsOne) {
   for (Preconditioner p : {Preconditioner::incomplete_cholesky, Preconditioner::two_level}) {
     SCOPED_TRACE(name_of(p));
-    Simulation one = hanging_cloth(64, 1, "implicit", p);
-    Simulation two = hanging_cloth(64, 2, "implicit", p);
+    Simulation one = hanging_cloth(64, 1, cloth::IntegratorType::Implicit, p);
+    Simulation two = hanging_cloth(64, 2, cloth::IntegratorType::Implicit, p);
     expect_same_bits(one, two, 40);
   }
   // Three threads: IC(0)'s factorisation and the coarse assembly one after the other (no
@@ -191,16 +191,16 @@ TEST(ParallelSolve, TwoAndThreeThreadsStepTheClothToTheSameBitsAsOne) {
 // element order (force_jacobians.cpp, evaluate_then_add): 48 x 48 vertices give 4418 triangles
 // and 6533 hinges, nine and thirteen chunks of 512, the last ones short.
 TEST(ParallelSolve, TheBaraffWitkinModelStepsToTheSameBitsOnTwoThreadsAsOnOne) {
-  Simulation one = hanging_cloth(48, 1, "implicit", Preconditioner::two_level, ModelType::BaraffWitkin);
-  Simulation two = hanging_cloth(48, 2, "implicit", Preconditioner::two_level, ModelType::BaraffWitkin);
+  Simulation one = hanging_cloth(48, 1, cloth::IntegratorType::Implicit, Preconditioner::two_level, ModelType::BaraffWitkin);
+  Simulation two = hanging_cloth(48, 2, cloth::IntegratorType::Implicit, Preconditioner::two_level, ModelType::BaraffWitkin);
   ASSERT_GT(one.model().bw_triangles.size(), 8u * 512u);
   expect_same_bits(one, two, 20);
 }
 
 TEST(ParallelXpbd, TwoThreadsStepTheClothToTheSameBitsAsOne) {
   // 80^2 = 6400 vertices: four tiles of 2048, two per phase, each phase long enough to be split.
-  Simulation one = hanging_cloth(80, 1, "xpbd");
-  Simulation two = hanging_cloth(80, 2, "xpbd");
+  Simulation one = hanging_cloth(80, 1, cloth::IntegratorType::Xpbd);
+  Simulation two = hanging_cloth(80, 2, cloth::IntegratorType::Xpbd);
   expect_same_bits(one, two, 30);
 }
 

@@ -51,7 +51,7 @@ TEST(Scene, GridFieldsAndDefaults) {
   EXPECT_TRUE(s.forces.gravity.isApprox(Vec3(0, -9.81, 0)));
   EXPECT_EQ(s.forces.drag, 0.0);
   EXPECT_EQ(s.forces.wind.type, WindField::Type::None);
-  EXPECT_EQ(s.solver.integrator, "verlet");
+  EXPECT_EQ(s.solver.integrator, cloth::IntegratorType::Verlet);
 }
 
 TEST(Scene, OverridesSetAnyDottedPath) {

@@ -68,7 +68,7 @@ TEST(SceneWriter, LiveEditsAreWhatTheSavedFileLoads) {
   m.velocity_damping = 0.25;
   sim->set_material(m);
   SolverSettings s = sim->solver();
-  s.integrator = "implicit";
+  s.integrator = cloth::IntegratorType::Implicit;
   s.substeps = 2;
   s.tolerance = 1e-8;
   s.preconditioner = Preconditioner::block_jacobi;
@@ -107,7 +107,7 @@ TEST(SceneWriter, LiveEditsAreWhatTheSavedFileLoads) {
 
   EXPECT_EQ(again->model().material.stretch, m.stretch);
   EXPECT_EQ(again->model().material.velocity_damping, 0.25);
-  EXPECT_EQ(again->solver().integrator, "implicit");
+  EXPECT_EQ(again->solver().integrator, cloth::IntegratorType::Implicit);
   EXPECT_EQ(again->solver().substeps, 2);
   EXPECT_EQ(again->solver().tolerance, 1e-8);
   EXPECT_EQ(again->solver().preconditioner, Preconditioner::block_jacobi);

@@ -644,8 +644,8 @@ void check_classroom_explicit_vs_implicit() {
   const std::vector<Trial> t = run_panes("classroom_explicit_vs_implicit.json", 100, [](int k) { return k == 0; });
   const Simulation& explicit_sim = *t[0].sim;
   const Simulation& implicit_sim = *t[1].sim;
-  ASSERT_EQ(explicit_sim.solver().integrator, "symplectic-euler");
-  ASSERT_EQ(implicit_sim.solver().integrator, "implicit");
+  ASSERT_EQ(explicit_sim.solver().integrator, cloth::IntegratorType::SymplecticEuler);
+  ASSERT_EQ(implicit_sim.solver().integrator, cloth::IntegratorType::Implicit);
   // The claim of Baraff & Witkin 1998, section 1: at this step the explicit method diverges and
   // needs subdividing; the implicit one takes it whole.
   EXPECT_GT(explicit_sim.statistics().instabilities, 0);

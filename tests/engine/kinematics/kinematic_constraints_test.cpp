@@ -14,12 +14,12 @@
 namespace cloth {
 namespace {
 
-class Kinematic : public testing::TestWithParam<std::string> {
+class Kinematic : public testing::TestWithParam<cloth::IntegratorType> {
  protected:
   SolverSettings solver() const {
     SolverSettings s;
     s.integrator = GetParam();
-    s.substeps = GetParam() == "implicit" ? 1 : 100;
+    s.substeps = GetParam() == cloth::IntegratorType::Implicit ? 1 : 100;
     return s;
   }
 };
@@ -107,7 +107,7 @@ TEST_P(Kinematic, MovingPinFollowsItsPathExactly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryIntegrator, Kinematic,
-                         testing::Values("symplectic-euler", "verlet", "rk4", "implicit", "xpbd"),
+                         testing::Values(cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Verlet, cloth::IntegratorType::Rk4, cloth::IntegratorType::Implicit, cloth::IntegratorType::Xpbd),
                          integrator_test_name);
 
 TEST(MotionPaths, VelocityIsTheDerivativeOfTheOffset) {

@@ -15,7 +15,7 @@ TEST(BWModel, HangingClothUnderImplicitIsStableAndSettles) {
   GridSpec spec;
   spec.nx = spec.ny = 16;
   SolverSettings solver;
-  solver.integrator = "implicit";
+  solver.integrator = cloth::IntegratorType::Implicit;
   solver.substeps = 1;
   SpringMaterial m;
   m.stretch = 2000;
@@ -122,7 +122,7 @@ TEST(BWModel, ImplicitStepSettlesOnTheNewtonEquilibriumOfABendingStrip) {
   const ClampedStrip strip = clamped_strip(22, 4);
   const double newton_tip = tip_drop(strip, newton_rest(strip));
   SolverSettings solver;
-  solver.integrator = "implicit";
+  solver.integrator = cloth::IntegratorType::Implicit;
   solver.substeps = 1;
   Simulation sim(strip.model, {}, strip.clamp, solver, Vec3(0, -kGravity, 0));
   for (int s = 0; s < 600; ++s) sim.step();

@@ -30,7 +30,7 @@ double hammock_centre_sag(ModelType type, int n) {
     pins.push_back(mesh.grid_index(n - 1, j));
   }
   SolverSettings solver;
-  solver.integrator = "implicit";
+  solver.integrator = cloth::IntegratorType::Implicit;
   solver.dt = 0.1;  // large implicit steps: the path to rest is not what is measured
   solver.substeps = 1;
   solver.direct_solve = true;  // the rest shape, not the CG tolerance, is measured

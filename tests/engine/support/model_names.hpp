@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "integrators/integrator_type.hpp"
 #include "model/model.hpp"
 
 namespace cloth {
@@ -18,8 +19,8 @@ inline std::string model_test_name(const ::testing::TestParamInfo<ModelType>& in
   return name;
 }
 
-inline std::string integrator_test_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string name = info.param;
+inline std::string integrator_test_name(const ::testing::TestParamInfo<IntegratorType>& info) {
+  std::string name = name_of(info.param);
   for (char& c : name) {
     if (c == '-') c = '_';
   }
