@@ -59,7 +59,8 @@ App::App(const Options& options, const std::vector<PaneScene>& scenes)
   ui_state_.show_plots = saved_.show_plots;
   reset_camera();
   restore_saved_camera();
-  for (const Pane& p : panes_) renderers_.push_back(std::make_unique<Renderer>(options_.shader_dir, *p.sim));
+  for (const Pane& p : panes_)
+    renderers_.push_back(std::make_unique<Renderer>(options_.shader_dir, cloth::SimulationView(*p.sim)));
 
   // Our callbacks first: the ImGui backend, installed next, chains to them.
   glfwSetWindowUserPointer(window_.get(), this);
@@ -149,8 +150,8 @@ std::vector<PaneSummary> App::pane_summaries() const {
   if (panes_.size() < 2) return out;
   const std::vector<PaneRect> rects = window_pane_rects();
   for (size_t k = 0; k < panes_.size(); ++k) {
-    out.push_back(PaneSummary{panes_[k].label, rects[k], panes_[k].sim.get(), panes_[k].sim_ms,
-                              int(k) == active_});
+    out.push_back(PaneSummary{panes_[k].label, rects[k], cloth::SimulationView(*panes_[k].sim),
+                              panes_[k].sim_ms, int(k) == active_});
   }
   return out;
 }
@@ -310,7 +311,8 @@ void App::load_scene_file(const std::string& path) {
   try {
     const std::vector<PaneScene> scenes = scenes_to_run(options, warnings);
     panes = make_panes(scenes);
-    for (const Pane& p : panes) renderers.push_back(std::make_unique<Renderer>(options.shader_dir, *p.sim));
+    for (const Pane& p : panes)
+      renderers.push_back(std::make_unique<Renderer>(options.shader_dir, cloth::SimulationView(*p.sim)));
     first = scenes.front().scene;
   } catch (const std::exception& e) {  // bad input, or a renderer that cannot be built
     ui_stats_.scene_error = e.what();
@@ -353,7 +355,8 @@ void App::rebuild_at_resolution(int nx) {
   std::vector<std::unique_ptr<Renderer>> renderers;
   try {
     panes = make_panes(scenes_at_resolution(panes_, nx, camera_spec(), warnings));
-    for (const Pane& p : panes) renderers.push_back(std::make_unique<Renderer>(options_.shader_dir, *p.sim));
+    for (const Pane& p : panes)
+      renderers.push_back(std::make_unique<Renderer>(options_.shader_dir, cloth::SimulationView(*p.sim)));
   } catch (const std::exception& e) {  // bad input, or a renderer that cannot be built
     report(std::string("cannot rebuild the cloth: ") + e.what());
     return;

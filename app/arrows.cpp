@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "forces/forces.hpp"
-
 namespace app {
 namespace {
 
@@ -64,33 +62,24 @@ void append_arrow(const glm::vec3& tail, const glm::vec3& vec, const glm::vec3& 
   for (const glm::vec3& p : {tail, tip, tip, back + spread, tip, back - spread}) out.push_back({p, color});
 }
 
-void build_arrows(const cloth::Simulation& sim, const ViewOptions& view, const glm::vec3& eye,
+void build_arrows(const cloth::SimulationView& sim, const ViewOptions& view, const glm::vec3& eye,
                   std::vector<ColoredPoint>& out) {
   if (!view.velocity_arrows && !view.force_arrows && !view.wind_arrows) return;
-  const cloth::ClothModel& model = sim.model();
-  const cloth::ClothState& state = sim.state();
-  const std::vector<int> vertices = arrow_vertices(model.mesh, kMaxArrows);
+  const std::vector<cloth::Vec3>& x = sim.positions();
+  const std::vector<int> vertices = arrow_vertices(sim.mesh(), kMaxArrows);
   if (view.velocity_arrows) {
+    const std::vector<cloth::Vec3>& v = sim.velocities();
     for (int i : vertices)
-      append_arrow(to_glm(state.x[size_t(i)]), ArrowScales::kVelocity * to_glm(state.v[size_t(i)]), eye,
-                   kVelocityColor, out);
+      append_arrow(to_glm(x[size_t(i)]), ArrowScales::kVelocity * to_glm(v[size_t(i)]), eye, kVelocityColor, out);
   }
   if (view.force_arrows) {
-    std::vector<cloth::Vec3> f;
-    cloth::compute_external_forces(model, state, sim.external_forces(), sim.time(), f);
-    for (int i : vertices) {
-      const double m = model.mass[size_t(i)];
-      if (!(m > 0)) continue;
-      const cloth::Vec3 a = f[size_t(i)] / m;
-      append_arrow(to_glm(state.x[size_t(i)]), ArrowScales::kAcceleration * to_glm(a), eye, kForceColor, out);
-    }
+    const std::vector<cloth::Vec3> a = sim.applied_accelerations();
+    for (int i : vertices)
+      append_arrow(to_glm(x[size_t(i)]), ArrowScales::kAcceleration * to_glm(a[size_t(i)]), eye, kForceColor, out);
   }
   if (view.wind_arrows) {
-    const cloth::WindField& wind = sim.external_forces().wind;
-    for (int i : vertices) {
-      const cloth::Vec3 u = wind.velocity(state.x[size_t(i)], sim.time(), nullptr);
-      append_arrow(to_glm(state.x[size_t(i)]), ArrowScales::kWind * to_glm(u), eye, kWindColor, out);
-    }
+    for (int i : vertices)
+      append_arrow(to_glm(x[size_t(i)]), ArrowScales::kWind * to_glm(sim.air_velocity(i)), eye, kWindColor, out);
   }
 }
 

@@ -5,7 +5,7 @@
 #include <glm/glm.hpp>
 #include <vector>
 
-#include "simulation/simulation.hpp"
+#include "simulation/simulation_view.hpp"
 #include "view_options.hpp"
 
 namespace app {
@@ -36,13 +36,11 @@ std::vector<int> arrow_vertices(const cloth::RestMesh& mesh, int max_arrows);
 void append_arrow(const glm::vec3& tail, const glm::vec3& vec, const glm::vec3& eye,
                   const glm::vec3& color, std::vector<ColoredPoint>& out);
 
-/// The segments of every arrow kind `view` turns on, for `sim`'s current state, appended to
-/// `out`. Force arrows show the applied (external) force: gravity, velocity damping, drag and
-/// wind (compute_external_forces), divided by the vertex mass so arrows do not shrink with
-/// resolution. The material's forces are left out on purpose: in a stiff cloth they nearly
-/// cancel and their per-step residue (hundreds of m/s^2 after an implicit step) would bury the
-/// picture; the strain heat map shows the material instead.
-void build_arrows(const cloth::Simulation& sim, const ViewOptions& view, const glm::vec3& eye,
+/// The segments of every arrow kind `view` turns on, for the simulation's current state,
+/// appended to `out`. Force arrows show the applied (external) force per mass that the engine
+/// reports (SimulationView::applied_accelerations, which says why the material is left out);
+/// wind arrows the air velocity at the vertex.
+void build_arrows(const cloth::SimulationView& sim, const ViewOptions& view, const glm::vec3& eye,
                   std::vector<ColoredPoint>& out);
 
 }  // namespace app

@@ -16,9 +16,9 @@ glm::vec3 color_of(cloth::SpringType type) {
 
 }  // namespace
 
-void build_element_lines(const cloth::Simulation& sim, std::vector<ColoredPoint>& out) {
+void build_element_lines(const cloth::SimulationView& sim, std::vector<ColoredPoint>& out) {
   const cloth::ClothModel& model = sim.model();
-  const auto& x = sim.state().x;
+  const auto& x = sim.positions();
   const auto segment = [&](int i, int j, const glm::vec3& color) {
     out.push_back({to_glm(x[size_t(i)]), color});
     out.push_back({to_glm(x[size_t(j)]), color});

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "arrows.hpp"
-#include "simulation/simulation.hpp"
+#include "simulation/simulation_view.hpp"
 
 namespace app {
 
@@ -18,6 +18,6 @@ struct ElementColors {
 /// Segments (point pairs) of the model's elements at the current positions, appended to `out`:
 /// the mass-spring model's structural, shear and bend springs in their colours; for the other
 /// models (continuum or hinge elements, not springs) the triangle edges as structural lines.
-void build_element_lines(const cloth::Simulation& sim, std::vector<ColoredPoint>& out);
+void build_element_lines(const cloth::SimulationView& sim, std::vector<ColoredPoint>& out);
 
 }  // namespace app

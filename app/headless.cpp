@@ -47,7 +47,8 @@ struct OffscreenView {
     const auto& c = scene.camera;
     camera.set(glm::vec3(float(c.target.x()), float(c.target.y()), float(c.target.z())),
                float(c.distance), float(c.yaw_deg), float(c.pitch_deg));
-    for (const Pane& p : panes) renderers.push_back(std::make_unique<Renderer>(o.shader_dir, *p.sim));
+    for (const Pane& p : panes)
+      renderers.push_back(std::make_unique<Renderer>(o.shader_dir, cloth::SimulationView(*p.sim)));
     target = std::make_unique<OffscreenTarget>(w, h, 4);
     if (panes.size() > 1) labels = std::make_unique<ImGuiSession>(window.get(), false);
   }
@@ -59,7 +60,8 @@ struct OffscreenView {
     if (labels) {
       std::vector<PaneSummary> summaries;
       for (size_t k = 0; k < panes.size(); ++k) {
-        summaries.push_back(PaneSummary{panes[k].label, rects[k], panes[k].sim.get(), panes[k].sim_ms, false});
+        summaries.push_back(PaneSummary{panes[k].label, rects[k], cloth::SimulationView(*panes[k].sim),
+                                        panes[k].sim_ms, false});
       }
       labels->begin_frame();
       draw_pane_labels(summaries);

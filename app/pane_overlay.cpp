@@ -16,7 +16,7 @@ constexpr float kPad = 6.0f;
 
 /// "implicit, dt 16.7 ms x 1, 3.2 ms/frame".
 std::string describe(const PaneSummary& p) {
-  const cloth::SolverSettings& s = p.sim->solver();
+  const cloth::SolverSettings& s = p.sim.solver();
   char line[160];
   std::snprintf(line, sizeof line, "%s, dt %.3g ms x %d, %.1f ms/frame", cloth::name_of(s.integrator),
                 s.dt * 1e3, s.substeps, p.sim_ms);
@@ -29,7 +29,7 @@ void draw_pane_labels(const std::vector<PaneSummary>& panes) {
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   for (const PaneSummary& p : panes) {
     const std::string detail = describe(p);
-    const int blow_ups = p.sim->statistics().instabilities;
+    const int blow_ups = p.sim.instabilities();
     char warning[64] = "";
     if (blow_ups > 0) std::snprintf(warning, sizeof warning, "blew up %d times (recovered)", blow_ups);
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "simulation/simulation.hpp"
+#include "simulation/simulation_view.hpp"
 #include "pane_layout.hpp"
 
 namespace app {
@@ -14,7 +14,7 @@ namespace app {
 struct PaneSummary {
   std::string label;
   PaneRect rect;  ///< window coordinates
-  const cloth::Simulation* sim = nullptr;
+  cloth::SimulationView sim;
   double sim_ms = 0;  ///< wall time of its steps in the last displayed frame, ms
   bool active = false;
 };

@@ -6,7 +6,6 @@
 #include <variant>
 
 #include "collider_meshes.hpp"
-#include "contact_marks.hpp"
 #include "element_lines.hpp"
 #include "heat_map.hpp"
 #include "normals.hpp"
@@ -63,7 +62,7 @@ void attrib_vec3(GLuint index, GLsizei stride, std::size_t offset) {
 
 }  // namespace
 
-Renderer::Renderer(const std::string& shader_dir, const cloth::Simulation& sim)
+Renderer::Renderer(const std::string& shader_dir, const cloth::SimulationView& sim)
     : lit_(shader_dir, "lit"), ground_(shader_dir, "ground"), points_(shader_dir, "points"),
       lines_(shader_dir, "lines"),
       checker_(load_texture(texture_dir() + "/checker.png")),
@@ -94,7 +93,7 @@ Renderer::Renderer(const std::string& shader_dir, const cloth::Simulation& sim)
   glBindVertexArray(0);
 }
 
-void Renderer::upload_colliders(const cloth::Simulation& sim) {
+void Renderer::upload_colliders(const cloth::SimulationView& sim) {
   // At their starting places; motion and mouse offsets move them when drawn.
   collider_meshes_.clear();
   for (const cloth::Collider& c : sim.colliders()) {
@@ -120,12 +119,12 @@ void Renderer::upload_colliders(const cloth::Simulation& sim) {
     collider_meshes_.push_back(std::move(gpu));
   }
   glBindVertexArray(0);
-  uploaded_colliders_ = sim.colliders().version();
+  uploaded_colliders_ = sim.collider_version();
 }
 
-void Renderer::upload_cloth_topology(const cloth::Simulation& sim) {
+void Renderer::upload_cloth_topology(const cloth::SimulationView& sim) {
   // Positions and normals change every step (dynamic); the triangles only when the cloth tears.
-  const cloth::RestMesh& mesh = sim.model().mesh;
+  const cloth::RestMesh& mesh = sim.mesh();
   const GLsizeiptr vbytes = GLsizeiptr(mesh.vertex_count() * sizeof(glm::vec3));
   std::vector<std::uint32_t> idx;
   idx.reserve(mesh.triangles.size() * 3);
@@ -158,14 +157,14 @@ void Renderer::upload_cloth_topology(const cloth::Simulation& sim) {
   uploaded_version_.reset();
 }
 
-void Renderer::upload_cloth(const cloth::Simulation& sim) {
+void Renderer::upload_cloth(const cloth::SimulationView& sim) {
   if (uploaded_topology_ != sim.topology_version()) upload_cloth_topology(sim);
   // Only when the engine says positions changed: paused frames cost no upload.
   if (uploaded_version_ && *uploaded_version_ == sim.state_version()) return;
-  const auto& x = sim.state().x;
+  const auto& x = sim.positions();
   scratch_positions_.resize(x.size());
   for (size_t i = 0; i < x.size(); ++i) scratch_positions_[i] = to_glm(x[i]);
-  compute_vertex_normals(x, sim.model().mesh.triangles, scratch_normals_);
+  compute_vertex_normals(x, sim.mesh().triangles, scratch_normals_);
   const GLsizeiptr bytes = GLsizeiptr(x.size() * sizeof(glm::vec3));
   glBindBuffer(GL_ARRAY_BUFFER, cloth_.positions.id());
   glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, scratch_positions_.data());
@@ -174,32 +173,32 @@ void Renderer::upload_cloth(const cloth::Simulation& sim) {
   uploaded_version_ = sim.state_version();
 }
 
-void Renderer::upload_strain_colors(const cloth::Simulation& sim, float top) {
-  const std::vector<double> strain = cloth::vertex_edge_strain(sim.model(), sim.state());
+void Renderer::upload_strain_colors(const cloth::SimulationView& sim, float top) {
+  const std::vector<double> strain = sim.vertex_strain();
   scratch_positions_.resize(strain.size());  // reused as colour scratch: same size, same type
   for (size_t i = 0; i < strain.size(); ++i) scratch_positions_[i] = heat_color(float(strain[i]) / top);
   glBindBuffer(GL_ARRAY_BUFFER, cloth_colors_.id());
   glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(strain.size() * sizeof(glm::vec3)), scratch_positions_.data());
 }
 
-void Renderer::upload_markers(const cloth::Simulation& sim, const ViewOptions& view) {
+void Renderer::upload_markers(const cloth::SimulationView& sim, const ViewOptions& view) {
   std::vector<glm::vec3> data;  // pairs: position, colour
-  const auto& x = sim.state().x;
+  const auto& x = sim.positions();
   if (view.show_contacts) {  // first: a pin or the grab drawn later stays visible on top
-    for (int i : touching_vertices(sim)) {
+    for (int i : sim.touching_vertices()) {
       data.push_back(to_glm(x[size_t(i)]));
       data.push_back(kContactColor);
     }
   }
   if (view.show_pins) {
     for (int i = 0; i < int(x.size()); ++i) {
-      if (sim.pins().is_pinned(i)) {
+      if (sim.is_pinned(i)) {
         data.push_back(to_glm(x[size_t(i)]));
         data.push_back(kPinColor);
       }
     }
   }
-  if (const auto& grab = sim.mouse().current();
+  if (const std::optional<cloth::Grab> grab = sim.grab();
       grab && grab->vertex >= 0 && grab->vertex < int(x.size())) {
     data.push_back(to_glm(grab->target));
     data.push_back(kGrabTargetColor);
@@ -212,7 +211,7 @@ void Renderer::upload_markers(const cloth::Simulation& sim, const ViewOptions& v
                GL_STREAM_DRAW);
 }
 
-void Renderer::upload_arrows(const cloth::Simulation& sim, const ViewOptions& view, const glm::vec3& eye) {
+void Renderer::upload_arrows(const cloth::SimulationView& sim, const ViewOptions& view, const glm::vec3& eye) {
   scratch_arrows_.clear();
   if (view.show_springs) build_element_lines(sim, scratch_arrows_);
   element_point_count_ = GLsizei(scratch_arrows_.size());
@@ -258,10 +257,10 @@ void Renderer::draw_ground(const Ground& g, const glm::mat4& view_proj, const gl
   glDisable(GL_POLYGON_OFFSET_FILL);
 }
 
-void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, const Viewport& vp,
+void Renderer::draw(const cloth::SimulationView& sim, const OrbitCamera& camera, const Viewport& vp,
                     const ViewOptions& view) {
   upload_cloth(sim);
-  if (uploaded_colliders_ != sim.colliders().version()) upload_colliders(sim);
+  if (uploaded_colliders_ != sim.collider_version()) upload_colliders(sim);
   if (view.strain_heat_map) upload_strain_colors(sim, view.heat_map_top);
   upload_markers(sim, view);
 
@@ -286,9 +285,9 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, con
 
   // Ground: every plane collider, or a floor at y = 0 when the scene has none.
   std::vector<Ground> grounds;
-  for (const cloth::Collider& c : sim.colliders()) {
-    if (const auto* plane = std::get_if<cloth::PlaneShape>(&c.shape))
-      grounds.push_back(Ground{to_glm(plane->point + c.displacement(sim.time())), to_glm(plane->normal)});
+  for (int k = 0; k < int(sim.colliders().size()); ++k) {
+    if (const auto* plane = std::get_if<cloth::PlaneShape>(&sim.colliders()[size_t(k)].shape))
+      grounds.push_back(Ground{to_glm(plane->point + sim.collider_displacement(k)), to_glm(plane->normal)});
   }
   if (grounds.empty()) grounds.push_back(Ground{});
   if (view.show_ground) {
@@ -309,8 +308,8 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, con
     lit_.set("u_flat_color", kShadowColor);
     glBindVertexArray(cloth_.vao.id());
     cloth::Vec3 sum = cloth::Vec3::Zero();
-    for (const cloth::Vec3& p : sim.state().x) sum += p;
-    const glm::vec3 centroid = to_glm(sum / double(std::max<size_t>(sim.state().x.size(), 1)));
+    for (const cloth::Vec3& p : sim.positions()) sum += p;
+    const glm::vec3 centroid = to_glm(sum / double(std::max<size_t>(sim.positions().size(), 1)));
     for (const Ground& g : grounds) {
       // Only a plane the cloth is in front of receives its shadow (not a wall behind it).
       if (glm::dot(g.normal, centroid - g.origin) < 0.0f) continue;
@@ -329,7 +328,7 @@ void Renderer::draw(const cloth::Simulation& sim, const OrbitCamera& camera, con
   lit_.set("u_specular", 0.35f);
   for (size_t k = 0; k < collider_meshes_.size(); ++k) {
     if (!collider_meshes_[k]) continue;
-    const cloth::Vec3 offset = sim.colliders()[k].displacement(sim.time());
+    const cloth::Vec3 offset = sim.collider_displacement(int(k));
     lit_.set("u_model", glm::translate(glm::mat4(1.0f), to_glm(offset)));
     glBindVertexArray(collider_meshes_[k]->vao.id());
     glDrawElements(GL_TRIANGLES, collider_meshes_[k]->index_count, GL_UNSIGNED_INT, nullptr);
@@ -400,7 +399,7 @@ void draw_panes(const std::vector<std::unique_ptr<Renderer>>& renderers, const s
   glClearColor(kPaneSeparator.r, kPaneSeparator.g, kPaneSeparator.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   for (size_t k = 0; k < panes.size(); ++k) {
-    renderers[k]->draw(*panes[k].sim, camera, to_viewport(rects[k], fb_h), view);
+    renderers[k]->draw(cloth::SimulationView(*panes[k].sim), camera, to_viewport(rects[k], fb_h), view);
   }
 }
 

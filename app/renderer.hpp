@@ -1,9 +1,10 @@
 #pragma once
 // Draws the simulation: the cloth (two-sided Blinn-Phong, optional wireframe overlay), the
 // colliders (solids as shaded meshes moved along their paths, planes as the metre-grid ground),
-// pinned and grabbed vertex
-// markers, and the velocity / force / wind arrows (arrows.hpp). It draws into whatever framebuffer is bound, so the window, screenshots and offscreen
-// video recording share one code path.
+// pinned, grabbed and touching vertex markers, and the velocity / force / wind arrows
+// (arrows.hpp). Everything drawn is read through cloth::SimulationView, strain and contacts
+// included: the renderer computes no physics. It draws into whatever framebuffer is bound, so the
+// window, screenshots and offscreen video recording share one code path.
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <memory>
@@ -13,7 +14,7 @@
 
 #include "arrows.hpp"
 #include "camera.hpp"
-#include "simulation/simulation.hpp"
+#include "simulation/simulation_view.hpp"
 #include "gl_objects.hpp"
 #include "pane.hpp"
 #include "pane_layout.hpp"
@@ -26,10 +27,10 @@ class Renderer {
  public:
   /// Loads the shaders from `shader_dir` and creates the buffers for `sim`'s mesh. Needs a
   /// current GL 3.3 context. Throws std::runtime_error on shader errors.
-  Renderer(const std::string& shader_dir, const cloth::Simulation& sim);
+  Renderer(const std::string& shader_dir, const cloth::SimulationView& sim);
 
   /// Clears `viewport` of the bound framebuffer and draws the whole scene into it.
-  void draw(const cloth::Simulation& sim, const OrbitCamera& camera, const Viewport& viewport,
+  void draw(const cloth::SimulationView& sim, const OrbitCamera& camera, const Viewport& viewport,
             const ViewOptions& view);
 
   /// A ground plane (drawn with its metre grid, receives the cloth's shadow).
@@ -47,16 +48,16 @@ class Renderer {
     GLsizei index_count = 0;
   };
   /// A drawn mesh per solid of sim.colliders() (at start, and when a solid is added or removed).
-  void upload_colliders(const cloth::Simulation& sim);
+  void upload_colliders(const cloth::SimulationView& sim);
   /// Sizes the cloth's vertex buffers and uploads its triangles (at start, and after a tear).
-  void upload_cloth_topology(const cloth::Simulation& sim);
-  void upload_cloth(const cloth::Simulation& sim);
+  void upload_cloth_topology(const cloth::SimulationView& sim);
+  void upload_cloth(const cloth::SimulationView& sim);
   /// Per-vertex heat-map colours of the current strain (only while the heat map is shown).
-  void upload_strain_colors(const cloth::Simulation& sim, float top);
+  void upload_strain_colors(const cloth::SimulationView& sim, float top);
   /// Pinned, grabbed and (view.show_contacts) touching vertices.
-  void upload_markers(const cloth::Simulation& sim, const ViewOptions& view);
+  void upload_markers(const cloth::SimulationView& sim, const ViewOptions& view);
   /// The element lines and arrows `view` asks for (none: nothing uploaded).
-  void upload_arrows(const cloth::Simulation& sim, const ViewOptions& view, const glm::vec3& eye);
+  void upload_arrows(const cloth::SimulationView& sim, const ViewOptions& view, const glm::vec3& eye);
   void draw_ground(const Ground& g, const glm::mat4& view_proj, const glm::vec3& eye);
 
   ShaderProgram lit_;
@@ -76,7 +77,7 @@ class Renderer {
 
   /// One mesh per solid collider, in the order of sim.colliders(); null for planes.
   std::vector<std::unique_ptr<GpuMesh>> collider_meshes_;
-  std::uint64_t uploaded_colliders_ = 0;  ///< sim.colliders().version() of collider_meshes_
+  std::uint64_t uploaded_colliders_ = 0;  ///< sim.collider_version() of collider_meshes_
   GlVertexArray ground_vao_;
   GlBuffer ground_vbo_;
   GlVertexArray marker_vao_;

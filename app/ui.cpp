@@ -20,6 +20,7 @@
 #include "model/model.hpp"
 #include "core/parallel.hpp"
 #include "io/scene.hpp"
+#include "simulation/simulation_view.hpp"
 #include "forces/wind.hpp"
 #include "heat_map.hpp"
 #include "parameter_widgets.hpp"
@@ -490,7 +491,7 @@ void Ui::stats_section(const cloth::Simulation& sim, const UiStats& stats) {
   const cloth::Energies e = sim.energies();
   ImGui::Text("kinetic %.4g J, elastic %.4g J", e.kinetic, e.elastic);
   tip("Kinetic energy sum 1/2 m v^2 and spring energy, J");
-  ImGui::Text("max edge strain %.2f%%", 100.0 * cloth::max_edge_strain(sim.model(), sim.state()));
+  ImGui::Text("max edge strain %.2f%%", 100.0 * cloth::SimulationView(sim).max_edge_strain());
   tip("Largest relative elongation of a mesh edge (dimensionless, shown in %)");
   if (const double cg = sim.statistics().mean_solver_iterations(); cg >= 0) {
     ImGui::Text("CG iterations %.1f per solve", cg);

@@ -24,7 +24,7 @@ struct ViewOptions {
   bool velocity_arrows = false;  ///< per-vertex velocity (arrows.hpp for the scales)
   bool force_arrows = false;     ///< per-vertex applied force (gravity, damping, air) per unit mass
   bool wind_arrows = false;      ///< the air velocity at the vertices
-  bool show_contacts = false;    ///< mark the vertices touching a solid or the ground (contact_marks.hpp)
+  bool show_contacts = false;    ///< mark the vertices touching a solid or the ground (SimulationView)
   bool show_springs = false;     ///< the model's springs coloured by kind (element_lines.hpp)
   ClothTexture texture = ClothTexture::None;  ///< drawn on the cloth unless the heat map is on
 

@@ -7,7 +7,6 @@
 
 #include "arrows.hpp"
 #include "camera.hpp"
-#include "contact_marks.hpp"
 #include "element_lines.hpp"
 #include "core/error.hpp"
 #include "io/scene.hpp"
@@ -98,7 +97,7 @@ TEST(Arrows, LengthsAreThePhysicalVectorsTimesTheirScales) {
 
   const auto shafts = [&](app::ViewOptions view) {
     std::vector<app::ColoredPoint> out;
-    app::build_arrows(*sim, view, glm::vec3(0, 1, 5), out);
+    app::build_arrows(cloth::SimulationView(*sim), view, glm::vec3(0, 1, 5), out);
     std::vector<glm::vec3> vectors;
     for (size_t k = 0; k < out.size(); k += 6) vectors.push_back(out[k + 1].position - out[k].position);
     return vectors;
@@ -125,21 +124,6 @@ TEST(Arrows, LengthsAreThePhysicalVectorsTimesTheirScales) {
   EXPECT_TRUE(shafts(app::ViewOptions{}).empty());
 }
 
-// A sheet lying on the ground plane (at the plane's contact offset) touches it everywhere; the
-// same sheet 5 cm up touches nothing.
-TEST(ContactMarks, VerticesOnTheGroundTouchItOthersDoNot) {
-  for (const double height : {0.004, 0.05}) {
-    cloth::Scene scene;
-    cloth::GridSpec g;
-    g.nx = g.ny = 6;
-    g.center = cloth::Vec3(0, height, 0);
-    scene.mesh = cloth::make_grid(g);
-    scene.colliders.push_back(cloth::Collider(cloth::PlaneShape{}, 0.004));
-    auto sim = cloth::make_simulation(scene);
-    EXPECT_EQ(app::touching_vertices(*sim).size(), height < 0.01 ? 36u : 0u) << height;
-  }
-}
-
 // Yu's counts (section 3) on a w x h grid: 2hw-h-w structural, 2(w-1)(h-1) shear and
 // 2(hw-h-w) bend springs, each drawn once in its colour between its two vertices.
 TEST(ElementLines, EverySpringOnceInTheColourOfItsKind) {
@@ -150,7 +134,7 @@ TEST(ElementLines, EverySpringOnceInTheColourOfItsKind) {
   scene.mesh = cloth::make_grid(g);
   auto sim = cloth::make_simulation(scene);
   std::vector<app::ColoredPoint> out;
-  app::build_element_lines(*sim, out);
+  app::build_element_lines(cloth::SimulationView(*sim), out);
   const int w = 5, h = 4;
   int structural = 0, shear = 0, bend = 0;
   for (size_t k = 0; k < out.size(); k += 2) {
