@@ -14,8 +14,8 @@ std::string number_format(const cloth::ParamInfo& p) {
 }  // namespace
 
 bool ParameterWidgets::shown(const cloth::ParamInfo& p) {
-  if (!p.visible || !(p.models & cloth::models_using(model_))) return false;
-  if (!(p.integrators & cloth::integrators_using(integrator_))) return false;
+  if (!p.visible || !(p.models & cloth::used_by(model_))) return false;
+  if (!(p.integrators & cloth::used_by(integrator_))) return false;
   if (drawn_) drawn_->push_back(p.key);
   return true;
 }

@@ -4,6 +4,7 @@
 // argument-dependent lookup); name_of, value_named and the panel's combo boxes all read that one
 // table, so a new value is named in one place.
 #include <ostream>
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,6 +19,16 @@ struct NamedValue {
   E value;
   const char* name;
 };
+
+/// Whether a name table lists its enum's values in order, 0, 1, 2, ...: the UsedBy masks of
+/// core/parameter.hpp give value i bit i.
+template <class E, size_t N>
+constexpr bool listed_in_enum_order(const NamedValue<E> (&table)[N]) {
+  for (size_t i = 0; i < N; ++i) {
+    if (table[i].value != E(i)) return false;
+  }
+  return true;
+}
 
 /// The names joined by ", ".
 inline std::string joined(std::span<const char* const> names) {

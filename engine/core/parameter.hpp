@@ -27,6 +27,13 @@ namespace cloth {
 using UsedBy = unsigned;
 inline constexpr UsedBy kUsedByAll = ~0u;
 
+/// The UsedBy mask of the given enum values: used_by(ModelType::Feynman, ModelType::Breen).
+template <class... Values>
+  requires(std::is_enum_v<Values> && ...)
+constexpr UsedBy used_by(Values... values) {
+  return ((UsedBy{1} << static_cast<unsigned>(values)) | ...);
+}
+
 struct ParamInfo {
   const char* key;              ///< JSON key inside its section, e.g. "stretch"
   const char* unit = "";        ///< SI unit, "" when dimensionless
@@ -37,7 +44,7 @@ struct ParamInfo {
   double ui_lo = std::numeric_limits<double>::quiet_NaN();  ///< the panel's slider range, when
   double ui_hi = std::numeric_limits<double>::quiet_NaN();  ///< narrower than [lo, hi]
   UsedBy models = kUsedByAll;       ///< material models that use it (model/model_type.hpp)
-  UsedBy integrators = kUsedByAll;  ///< integrators that use it (integrators/integrator.hpp)
+  UsedBy integrators = kUsedByAll;  ///< integrators that use it (integrators/integrator_type.hpp)
   bool visible = true;  ///< the panel shows it now (e.g. a wind gust only for gusty wind)
 
   const char* shown_label() const { return label ? label : key; }

@@ -1,8 +1,5 @@
 #pragma once
 // The time integrators a simulation can use, and their one name table.
-#include <cstddef>
-#include <iterator>
-
 #include "core/enum_names.hpp"
 #include "core/parameter.hpp"
 
@@ -27,19 +24,6 @@ inline constexpr NamedValue<IntegratorType> kIntegratorNames[] = {
     {IntegratorType::Xpbd, "xpbd"},
 };
 constexpr std::span<const NamedValue<IntegratorType>> value_names(IntegratorType) { return kIntegratorNames; }
-static_assert(
-    [] {
-      for (size_t i = 0; i < std::size(kIntegratorNames); ++i) {
-        if (kIntegratorNames[i].value != IntegratorType(i)) return false;
-      }
-      return true;
-    }(),
-    "kIntegratorNames lists the integrators in enum order: integrators_using's bits rely on it");
-
-/// The UsedBy mask of the given integrators (core/parameter.hpp): bit i is the i-th one above.
-template <class... Types>
-constexpr UsedBy integrators_using(Types... types) {
-  return ((UsedBy{1} << static_cast<unsigned>(types)) | ...);
-}
+static_assert(listed_in_enum_order(kIntegratorNames), "used_by relies on the order");
 
 }  // namespace cloth

@@ -38,7 +38,7 @@ struct SolverSettings {
 /// Calls v(field, ParamInfo) for each solver parameter of `s` (SolverSettings, const or not).
 template <class Visitor, class Settings>
 void visit_solver(Visitor&& v, Settings& s) {
-  const UsedBy implicit = integrators_using(IntegratorType::Implicit);
+  const UsedBy implicit = used_by(IntegratorType::Implicit);
   v(s.integrator, {.key = "integrator", .tip = "Time integration scheme"});
   v(s.dt, {.key = "dt", .unit = "s", .lo = 1e-7, .hi = 1, .tip = "Fixed simulation step (the display rate does not change it)",
            .log = true, .ui_lo = 1e-4, .ui_hi = 0.05});
@@ -48,7 +48,7 @@ void visit_solver(Visitor&& v, Settings& s) {
   v(Switchable{s.strain_limit, 0.1}, {.key = "strain_limit", .lo = -1, .hi = 10, .label = "strain limit",
                      .tip = "Provot's limit on edge elongation (0.1 = 10%; 0 = edges held at rest "
                             "length; negative = off)",
-                     .ui_lo = 0, .ui_hi = 0.5, .integrators = integrators_using(IntegratorType::Verlet)});
+                     .ui_lo = 0, .ui_hi = 0.5, .integrators = used_by(IntegratorType::Verlet)});
   v(s.adaptive, {.key = "adaptive", .label = "adaptive step",
                  .tip = "Baraff & Witkin 1998, sec. 7: discard a step that changes any triangle's "
                         "stretch too much, halve it, grow back after two good steps; dt is then "
@@ -61,7 +61,7 @@ void visit_solver(Visitor&& v, Settings& s) {
   v(s.xpbd_iterations, {.key = "xpbd_iterations", .lo = 1, .hi = 1000, .label = "passes",
                         .tip = "Gauss-Seidel constraint passes per substep; 1 with many substeps "
                                "is Macklin et al. 2019's small steps",
-                        .log = true, .ui_lo = 1, .ui_hi = 50, .integrators = integrators_using(IntegratorType::Xpbd)});
+                        .log = true, .ui_lo = 1, .ui_hi = 50, .integrators = used_by(IntegratorType::Xpbd)});
   v(s.tolerance, {.key = "tolerance", .lo = 1e-14, .hi = 0.5, .label = "CG tolerance",
                   .tip = "Relative residual at which the modified PCG stops (Baraff & Witkin "
                          "1998, sec. 5.3)",
@@ -85,7 +85,7 @@ void visit_solver(Visitor&& v, Settings& s) {
                 .tip = "Threads of the solve (0 = all the machine offers); every count gives the "
                        "same result, bit for bit",
                 .ui_lo = 1, .ui_hi = double(std::max(s.threads, available_threads())),
-                .integrators = integrators_using(IntegratorType::Implicit, IntegratorType::Xpbd)});
+                .integrators = used_by(IntegratorType::Implicit, IntegratorType::Xpbd)});
 }
 
 /// Throws InputError naming the field for a value outside its declared range.

@@ -18,12 +18,12 @@ std::string used_by_column(const ParamInfo& p) {
   std::string out;
   if (p.models != kUsedByAll) {
     for (const NamedValue<ModelType>& n : value_names(ModelType{})) {
-      if (p.models & models_using(n.value)) out += (out.empty() ? "" : ", ") + std::string(n.name);
+      if (p.models & used_by(n.value)) out += (out.empty() ? "" : ", ") + std::string(n.name);
     }
   }
   if (p.integrators != kUsedByAll) {
     for (const NamedValue<IntegratorType>& n : value_names(IntegratorType{})) {
-      if (p.integrators & integrators_using(n.value)) out += (out.empty() ? "" : ", ") + std::string(n.name);
+      if (p.integrators & used_by(n.value)) out += (out.empty() ? "" : ", ") + std::string(n.name);
     }
   }
   return out.empty() ? "all" : out;

@@ -21,7 +21,7 @@ void visit_material(Visitor&& v, Material& m) {
   v(m.shear, {.key = "shear", .unit = "N/m", .lo = 0, .hi = 1e8,
               .tip = "In-plane shear modulus (springs: the diagonal spring constant; Breen: the "
                      "trellis stiffness per rad)",
-              .log = true, .ui_lo = 0.1, .ui_hi = 1e5, .models = models_using(Springs, BaraffWitkin, Breen)});
+              .log = true, .ui_lo = 0.1, .ui_hi = 1e5, .models = used_by(Springs, BaraffWitkin, Breen)});
   v(m.bending, {.key = "bending", .unit = "N*m", .lo = 0, .hi = 10, .tip = "Bending rigidity B",
                 .log = true, .ui_lo = 1e-7, .ui_hi = 1e-1});
   v(m.damping, {.key = "damping", .unit = "N*s/m", .lo = 0, .hi = 1e4, .label = "spring damping",
@@ -35,29 +35,29 @@ void visit_material(Visitor&& v, Material& m) {
   v(m.bending_damping, {.key = "bending_damping", .unit = "N*m*s", .lo = 0, .hi = 10,
                         .label = "bend damping", .tip = "Condition damping of the bend angle",
                         .log = true, .ui_lo = 0, .ui_hi = 1e-2,
-                        .models = models_using(BaraffWitkin, EdgeArea, Feynman)});
+                        .models = used_by(BaraffWitkin, EdgeArea, Feynman)});
   v(m.area_stiffness, {.key = "area_stiffness", .unit = "N/m", .lo = 0, .hi = 1e8,
                        .label = "area stiffness",
                        .tip = "beta of the implicit cloth project's triangle-area term (stretch is "
                               "its edge term alpha)",
-                       .log = true, .ui_lo = 0, .ui_hi = 1e5, .models = models_using(EdgeArea)});
+                       .log = true, .ui_lo = 0, .ui_hi = 1e5, .models = used_by(EdgeArea)});
   v(m.diagonal_ratio, {.key = "diagonal_ratio", .lo = 0, .hi = 10, .label = "diagonal ratio r",
                        .tip = "Feynman 1986, sec. 5.4: diagonal / axial spring constant (0.5 is "
                               "isotropic, Poisson ratio 1/3)",
-                       .ui_lo = 0, .ui_hi = 2, .models = models_using(Feynman)});
+                       .ui_lo = 0, .ui_hi = 2, .models = used_by(Feynman)});
   v(m.buckling, {.key = "buckling", .unit = "m^2", .lo = 0, .hi = 1, .label = "buckling b",
                  .tip = "Feynman 1986, sec. 5.5: a spring buckles at compressive strain b / l^2 "
                         "(0 = no compressive strength)",
-                 .log = true, .ui_lo = 0, .ui_hi = 1e-3, .models = models_using(Feynman)});
+                 .log = true, .ui_lo = 0, .ui_hi = 1e-3, .models = used_by(Feynman)});
   v(Pair{m.rest_stretch_u, m.rest_stretch_v},
     {.key = "rest_stretch", .lo = 0.1, .hi = 10, .label = "rest stretch u, v",
      .tip = "b_u, b_v of Baraff & Witkin 1998, eq. 10: rest stretch along u and v (1 = none)",
-     .ui_lo = 0.5, .ui_hi = 1.5, .models = models_using(BaraffWitkin)});
+     .ui_lo = 0.5, .ui_hi = 1.5, .models = used_by(BaraffWitkin)});
   v(Pair{m.bend_k_u, m.bend_k_v},
     {.key = "bend_anisotropy", .lo = 0, .hi = 1e3, .label = "bend factor u, v",
      .tip = "Factors on the bending rigidity for creases along u and along v (Baraff & Witkin "
             "1998, sec. 4.3; Breen: warp and weft)",
-     .log = true, .ui_lo = 0.01, .ui_hi = 100, .models = models_using(BaraffWitkin, EdgeArea, Breen)});
+     .log = true, .ui_lo = 0.01, .ui_hi = 100, .models = used_by(BaraffWitkin, EdgeArea, Breen)});
 }
 
 /// Calls v(field, ParamInfo) for each parameter of "cloth.material.density_pattern".

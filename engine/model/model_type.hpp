@@ -1,8 +1,5 @@
 #pragma once
 // The material models a cloth can use, and their one name table.
-#include <cstddef>
-#include <iterator>
-
 #include "core/enum_names.hpp"
 #include "core/parameter.hpp"
 
@@ -26,19 +23,6 @@ inline constexpr NamedValue<ModelType> kModelTypeNames[] = {
     {ModelType::Breen, "breen"},
 };
 constexpr std::span<const NamedValue<ModelType>> value_names(ModelType) { return kModelTypeNames; }
-static_assert(
-    [] {
-      for (size_t i = 0; i < std::size(kModelTypeNames); ++i) {
-        if (kModelTypeNames[i].value != ModelType(i)) return false;
-      }
-      return true;
-    }(),
-    "kModelTypeNames lists the models in enum order: models_using's bits rely on it");
-
-/// The UsedBy mask of the given models (core/parameter.hpp): bit i is the i-th model above.
-template <class... Types>
-constexpr UsedBy models_using(Types... types) {
-  return ((UsedBy{1} << static_cast<unsigned>(types)) | ...);
-}
+static_assert(listed_in_enum_order(kModelTypeNames), "used_by relies on the order");
 
 }  // namespace cloth

@@ -24,8 +24,8 @@ std::vector<std::string> declared_keys(ModelType model, cloth::IntegratorType in
   std::vector<std::string> keys;
   visit(
       [&](auto&&, const cloth::ParamInfo& p) {
-        if (p.visible && (p.models & cloth::models_using(model)) &&
-            (p.integrators & cloth::integrators_using(integrator))) {
+        if (p.visible && (p.models & cloth::used_by(model)) &&
+            (p.integrators & cloth::used_by(integrator))) {
           keys.push_back(p.key);
         }
       },
