@@ -311,6 +311,20 @@ int Simulation::add_collider(const Collider& collider) {
   return int(colliders_.size()) - 1;
 }
 
+void Simulation::set_collider(int k, const Collider& collider) {
+  if (k < 0 || k >= int(colliders_.size())) throw InputError("there is no collider " + std::to_string(k));
+  if (!std::isfinite(collider.thickness) || collider.thickness < 0 || collider.thickness > 1)
+    throw InputError("collider thickness must be in [0, 1] m");
+  for (double mu : {collider.friction, collider.mu_kinetic()}) {
+    if (!std::isfinite(mu) || mu < 0 || mu > 10) throw InputError("collider friction must be in [0, 10]");
+  }
+  Vec3 normal;
+  if (!std::isfinite(shape_signed_distance(collider.shape, Vec3::Zero(), &normal)))
+    throw InputError("collider shape has a non-finite size or position");
+  colliders_[size_t(k)] = collider;
+  ++collider_version_;
+}
+
 void Simulation::remove_collider(int k) {
   if (k < 0 || k >= int(colliders_.size())) throw InputError("there is no collider " + std::to_string(k));
   colliders_.erase(colliders_.begin() + k);

@@ -112,6 +112,10 @@ class Simulation {
   /// index. Throws InputError for a NaN or out-of-range thickness or friction, or a shape whose
   /// distance is not finite.
   int add_collider(const Collider& collider);
+  /// Replaces solid k by `collider` (the app's Collisions panel: its thickness, friction, sizes
+  /// and path); it takes part from the next step, and collider_version() changes. The same
+  /// checks as add_collider, and InputError for a missing solid; a refused one leaves solid k.
+  void set_collider(int k, const Collider& collider);
   /// Removes solid k; the later ones move down one index. Throws InputError if there is none.
   void remove_collider(int k);
   /// Changes whenever a solid is added or removed (the renderer rebuilds its meshes then).
