@@ -370,7 +370,7 @@ void App::save_scene(const std::string& path) {
   const Pane& pane = panes_[size_t(active_)];
   try {
     if (path.rfind("out/", 0) == 0) ensure_parent_dir(path);  // the proposed default folder
-    cloth::write_scene_file(path, cloth::scene_document(pane.document, pane.source_dir, *pane.sim, camera_spec()));
+    cloth::write_scene_file(path, cloth::scene_document(pane.document, pane.source_dir, *pane.sim, camera_spec(), &pane.drape));
     report("saved scene " + path);
   } catch (const std::exception& e) {
     report(std::string("cannot save the scene: ") + e.what());
@@ -494,7 +494,7 @@ int App::run() {
     ui_stats_.recorded_seconds = recorder_.seconds();
     const auto draw_start = std::chrono::steady_clock::now();
     ui_->begin_frame();
-    apply(ui_->build(active_sim(), ui_state_, ui_stats_, pane_summaries()));
+    apply(ui_->build(active_sim(), panes_[size_t(active_)].drape, ui_state_, ui_stats_, pane_summaries()));
 
     int fb_w = 0, fb_h = 0;
     double draw_ms = 0;

@@ -12,17 +12,14 @@ DrapeJob::~DrapeJob() {
   if (future_.valid()) future_.wait();
 }
 
-void DrapeJob::start(const cloth::Simulation& sim, const std::string& method, double tolerance) {
+void DrapeJob::start(const cloth::Simulation& sim, const cloth::DrapeSettings& settings) {
   if (running()) return;
   // Weil's geometric model has no energy-minimiser options and no per-sweep energy to plot; its
   // averaging sweeps only check for a cancel.
-  const bool geometric = method == cloth::kGeometricDrapeName;
+  const bool geometric = settings.method == cloth::kGeometricDrapeName;
   cloth::DrapeOptions options;
   cloth::WeilOptions weil;
-  if (!geometric) {
-    options = cloth::drape_options_from_name(method);
-    options.force_tolerance = tolerance;
-  }
+  if (!geometric) options = cloth::drape_options(settings);
   cloth::DrapeProblem problem = cloth::drape_problem_from(sim);  // throws before anything starts
   {
     std::lock_guard<std::mutex> lock(mutex_);

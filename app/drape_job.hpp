@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "simulation/simulation.hpp"
+#include "drape/drape_settings.hpp"
 #include "drape/static_drape.hpp"
 #include "drape/weil_drape.hpp"
 
@@ -24,11 +25,11 @@ class DrapeJob {
   DrapeJob& operator=(const DrapeJob&) = delete;
   ~DrapeJob();  ///< cancels a running solve and waits for it (at most one sweep)
 
-  /// Starts a solve of `sim`'s drape problem with the named method (drape_method_names()) and a
-  /// stop rule of `tolerance` N (not used by "geometric", which stops on its averaging change).
-  /// Throws InputError for bad options or a model / mesh the method cannot take; does nothing
-  /// while another solve runs.
-  void start(const cloth::Simulation& sim, const std::string& method, double tolerance);
+  /// Starts a solve of `sim`'s drape problem with `settings` (its method by name; "geometric"
+  /// uses none of the minimiser's options and stops on its averaging change). Throws InputError
+  /// for bad settings or a model / mesh the method cannot take; does nothing while another solve
+  /// runs.
+  void start(const cloth::Simulation& sim, const cloth::DrapeSettings& settings);
   bool running() const { return future_.valid() && !finished_; }
   /// The finished result, once (nullopt while running or when nothing was started). A cancelled
   /// or failed solve gives a result with converged = false and the reason in `message`.

@@ -84,15 +84,14 @@ std::unique_ptr<OffscreenView> make_offscreen_view(const Options& o, const cloth
   }
 }
 
-/// The static drape of --drape, applied as the starting state of the frames. "geometric" (Weil's
-/// model) stops on its own averaging change, not on --drape-tolerance.
-void drape(cloth::Simulation& sim, const Options& o) {
+/// The static drape of --drape, applied as the starting state of the frames: that method with
+/// the scene's other "drape" settings (--drape-tolerance is --set drape.force_tolerance).
+/// "geometric" (Weil's model) stops on its own averaging change, not on the tolerance.
+void drape(cloth::Simulation& sim, cloth::DrapeSettings settings, const Options& o) {
+  settings.method = o.drape;
   const bool geometric = o.drape == cloth::kGeometricDrapeName;
   cloth::DrapeOptions options;
-  if (!geometric) {
-    options = cloth::drape_options_from_name(o.drape);
-    options.force_tolerance = o.drape_tolerance;
-  }
+  if (!geometric) options = cloth::drape_options(settings);
   const auto t0 = std::chrono::steady_clock::now();
   const cloth::DrapeProblem problem = cloth::drape_problem_from(sim);
   const cloth::DrapeResult r = geometric ? cloth::geometric_drape(problem, cloth::WeilOptions{})
@@ -133,7 +132,7 @@ int run_headless(const Options& o, const std::vector<PaneScene>& scenes) {
   }
 
   if (!o.drape.empty()) {
-    for (Pane& p : panes) drape(*p.sim, o);
+    for (Pane& p : panes) drape(*p.sim, p.drape, o);
   }
 
   if (view && recorder.active()) recorder.add_frame(view->render(panes));  // the initial state

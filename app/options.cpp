@@ -3,8 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <filesystem>
+#include <sstream>
 
 #include "core/error.hpp"
+#include "drape/drape_settings.hpp"
 #include "paths.hpp"
 
 namespace app {
@@ -60,8 +62,10 @@ ParseResult parse_command_line(int argc, char** argv) {
   cli.add_option("--drape", o.drape,
                  "Headless: find the static drape (Feynman 1986) before the frames: newton, "
                  "multigrid-v, multigrid-w, relax-red-black, relax-sequential, relax-jacobi, or geometric (Weil's catenaries)");
-  cli.add_option("--drape-tolerance", o.drape_tolerance,
-                 "Static drape stop rule: largest residual force on a free vertex, N")
+  double drape_tolerance = cloth::DrapeSettings{}.options.force_tolerance;
+  cli.add_option("--drape-tolerance", drape_tolerance,
+                 "Static drape stop rule: largest residual force on a free vertex, N (same as "
+                 "--set drape.force_tolerance=X; default: the scene's)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cli.add_option("--stats", o.stats_path,
@@ -109,6 +113,12 @@ ParseResult parse_command_line(int argc, char** argv) {
   }
   if (cli.count("--view") > 0) o.view = parse_view_list(view_list);
   if (!integrator.empty()) o.overrides.push_back("solver.integrator=" + integrator);
+  if (cli.count("--drape-tolerance") > 0) {
+    std::ostringstream value;
+    value.precision(17);
+    value << drape_tolerance;
+    o.overrides.push_back("drape.force_tolerance=" + value.str());
+  }
   return result;
 }
 

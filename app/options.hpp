@@ -20,12 +20,13 @@ struct Options {
   bool parameter_reference = false;    ///< --parameter-reference: print the table and exit
   int frames = 180;                    ///< --frames: headless frames to simulate
   std::string export_obj;              ///< --export-obj PATH ("" = none)
-  std::string drape;                   ///< --drape METHOD: static drape before the frames ("" = none)
-  double drape_tolerance = 1e-5;       ///< --drape-tolerance: its stop rule on the residual force, N
+  std::string drape;                   ///< --drape METHOD: static drape before the frames ("" = none),
+                                       ///< with the scene's other "drape" settings
   std::string stats_path;              ///< --stats PATH.json ("" = none)
   std::string record_path;             ///< --record PATH.mp4 ("" = none)
   std::string screenshot_path;         ///< --screenshot PATH.png, written on exit ("" = none)
-  std::vector<std::string> overrides;  ///< --set key=value, in order; --integrator appended
+  std::vector<std::string> overrides;  ///< --set key=value, in order; --integrator and
+                                       ///< --drape-tolerance appended
   std::string compare;                 ///< --compare KEY=V1,V2[,..]: side-by-side panes ("" = none)
   std::optional<WindowSize> window;    ///< --window WxH (absent: mode's default size)
   int quit_after_frames = 0;           ///< --quit-after-frames N (0 = run until closed)

@@ -34,7 +34,7 @@ std::vector<PaneScene> scenes_at_resolution(const std::vector<Pane>& panes, int 
     const cloth::RestMesh& mesh = p.sim->tearing().intact_mesh();
     if (!mesh.is_grid()) throw cloth::InputError("only a generated grid has a resolution to change (this cloth is a mesh file)");
     const int ny = std::max(2, int(std::lround(nx * double(mesh.grid_ny) / mesh.grid_nx)));
-    nlohmann::json doc = cloth::scene_document(p.document, p.source_dir, *p.sim, camera);
+    nlohmann::json doc = cloth::scene_document(p.document, p.source_dir, *p.sim, camera, &p.drape);
     // Rows, columns and vertices named by index move to the same place on the new grid.
     const auto scale = [](int index, int from, int to) {
       return from > 1 ? int(std::lround(index * double(to - 1) / (from - 1))) : 0;
@@ -110,6 +110,7 @@ std::vector<Pane> make_panes(const std::vector<PaneScene>& scenes) {
     pane.sim = cloth::make_simulation(s.scene);
     pane.document = s.document;
     pane.source_dir = s.source_dir;
+    pane.drape = s.scene.drape;
     panes.push_back(std::move(pane));
   }
   return panes;

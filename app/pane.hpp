@@ -23,6 +23,7 @@ struct Pane {
   std::unique_ptr<cloth::Simulation> sim;
   nlohmann::json document;  ///< PaneScene::document
   std::string source_dir;
+  cloth::DrapeSettings drape;  ///< the Static drape section's settings (the scene's "drape")
   cloth::RunStats run_stats;
   double accumulator = 0;  ///< real time not yet simulated, s (each pane has its own dt)
   double sim_ms = 0;       ///< wall time of its steps in the last displayed frame, ms

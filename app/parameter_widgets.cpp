@@ -89,6 +89,31 @@ void ParameterWidgets::operator()(cloth::Switchable<double> s, const cloth::Para
   tooltip(p);
 }
 
+void ParameterWidgets::operator()(cloth::Optional<std::optional<double>> o, const cloth::ParamInfo& p) {
+  if (!shown(p)) return;
+  bool on = o.value.has_value();
+  if (ImGui::Checkbox(p.shown_label(), &on)) {
+    if (on) {
+      o.value = o.on_value;
+    } else {
+      o.value.reset();
+    }
+    changed_ = true;
+  }
+  tooltip(p);
+  if (!on) return;
+  ImGui::SameLine();
+  double x = *o.value;
+  const double lo = p.slider_lo(), hi = p.slider_hi();
+  const std::string id = std::string("##") + p.key;
+  if (ImGui::SliderScalar(id.c_str(), ImGuiDataType_Double, &x, &lo, &hi, number_format(p).c_str(),
+                          p.log ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None)) {
+    o.value = x;
+    changed_ = true;
+  }
+  tooltip(p);
+}
+
 void ParameterWidgets::operator()(cloth::Direction<cloth::Vec3> d, const cloth::ParamInfo& p) {
   if (!shown(p)) return;
   cloth::Vec3 edited = d.value;

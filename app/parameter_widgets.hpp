@@ -3,6 +3,8 @@
 // checkbox or combo per parameter, with its label, unit and tooltip from the declaration, shown
 // only for the material model and integrator that use it, and while it applies (ParamInfo::
 // visible). Used as the visitor of visit_material, visit_solver and their kin.
+#include <concepts>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,18 @@ class ParameterWidgets {
   void operator()(cloth::Direction<cloth::Vec3> d, const cloth::ParamInfo& p);
   void operator()(cloth::Choice<std::string> c, const cloth::ParamInfo& p);
   void operator()(cloth::Switchable<double> s, const cloth::ParamInfo& p);
+  void operator()(cloth::Optional<std::optional<double>> o, const cloth::ParamInfo& p);
+  /// An unsigned seed: an int slider (its declared range fits one).
+  template <cloth::IntegerField I>
+    requires(!std::same_as<I, int>)
+  void operator()(I& x, const cloth::ParamInfo& p) {
+    const bool before = changed_;
+    changed_ = false;
+    int value = int(x);
+    (*this)(value, p);
+    if (changed_) x = I(value);
+    changed_ |= before;
+  }
   template <class E>
     requires std::is_enum_v<E>
   void operator()(E& x, const cloth::ParamInfo& p) {

@@ -9,9 +9,14 @@
 #include <exception>
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
+#include "collision/collider.hpp"
 #include "core/error.hpp"
+#include "drape/drape_settings.hpp"
 #include "elements/breen_energy.hpp"
 #include "forces/forces.hpp"
 #include "integrators/integrator.hpp"
@@ -78,7 +83,7 @@ bool Ui::wants_keyboard() const {
   return ImGui::GetIO().WantCaptureKeyboard;
 }
 
-UiActions Ui::build(cloth::Simulation& sim, UiState& state, const UiStats& stats,
+UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, UiState& state, const UiStats& stats,
                     const std::vector<PaneSummary>& panes) {
   UiActions actions;
   draw_pane_labels(panes);
@@ -105,7 +110,7 @@ UiActions Ui::build(cloth::Simulation& sim, UiState& state, const UiStats& stats
   if (ImGui::CollapsingHeader("Forces", ImGuiTreeNodeFlags_DefaultOpen)) forces_section(sim);
   if (ImGui::CollapsingHeader("Collisions")) collisions_section(sim, actions);
   if (ImGui::CollapsingHeader("Tearing")) tearing_section(sim);
-  if (ImGui::CollapsingHeader("Static drape")) drape_section(sim);
+  if (ImGui::CollapsingHeader("Static drape")) drape_section(sim, drape);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
     view_section(state, stats, actions);
   if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) stats_section(sim, stats);
@@ -233,20 +238,36 @@ void Ui::material_section(cloth::Simulation& sim) {
 
 void Ui::collisions_section(cloth::Simulation& sim, UiActions& actions) {
   for (int k = 0; k < int(sim.colliders().size()); ++k) {
-    const cloth::Collider& c = sim.colliders()[size_t(k)];
+    cloth::Collider c = sim.colliders()[size_t(k)];
     ImGui::PushID(k);
-    ImGui::BulletText("%s: thickness %.1f mm%s", cloth::shape_name(c.shape), 1e3 * c.thickness,
-                      c.motion.moves() ? ", moving" : "");
-    float mu[2] = {float(c.friction), float(c.mu_kinetic())};
-    if (ImGui::SliderFloat2("mu static, kinetic", mu, 0.0f, 1.5f, "%.2f")) {
-      apply_live(solver_error_, [&] { sim.colliders().set_friction(k, mu[0], mu[1]); });
+    const bool open = ImGui::TreeNode("solid", "%s: thickness %.1f mm%s", cloth::shape_name(c.shape),
+                                      1e3 * c.thickness, c.motion.moves() ? ", moving" : "");
+    tip("This solid's thickness, friction, sizes and path, changed live; Shift + drag moves it");
+    if (open) {
+      // The declared parameters (collision/collider.hpp, kinematics/motion_path.hpp).
+      ParameterWidgets widgets(sim.model().type, sim.solver().integrator);
+      cloth::visit_collider(widgets, c);
+      std::visit([&](auto& shape) { cloth::visit_shape(widgets, shape); }, c.shape);
+      ParameterWidgets motion(sim.model().type, sim.solver().integrator);
+      cloth::visit_motion(motion, c.motion);
+      if (widgets.changed() || motion.changed()) {
+        apply_live(collider_error_, [&] {
+          const std::string key = "colliders." + std::to_string(k);
+          cloth::visit_collider(cloth::RangeCheck(key), std::as_const(c));  // a typed-in value
+          std::visit([&](const auto& shape) { cloth::visit_shape(cloth::RangeCheck(key), shape); }, c.shape);
+          cloth::visit_motion(cloth::RangeCheck(key + ".motion"), std::as_const(c.motion));
+          cloth::update_rotation(c.shape);
+          if (motion.changed()) cloth::make_axes_perpendicular(c.motion, key + ".motion");
+          sim.colliders().replace(k, c);
+        });
+      }
+      if (ImGui::SmallButton("Remove")) actions.remove_solid = k;
+      tip("Take this solid out of the scene (Save keeps it out)");
+      ImGui::TreePop();
     }
-    tip("Coulomb friction against this solid (dimensionless): the cloth sticks while the tangential "
-        "force is below mu_s times the normal force, and slides with mu_k times it");
-    if (ImGui::SmallButton("Remove")) actions.remove_solid = k;
-    tip("Take this solid out of the scene (Save keeps it out)");
     ImGui::PopID();
   }
+  error_line(collider_error_);
   ImGui::TextUnformatted("Add:");
   for (const char* type : {"sphere", "box", "capsule"}) {
     ImGui::SameLine();
@@ -293,27 +314,17 @@ void Ui::apply_finished_drape(cloth::Simulation& sim) {
   }
 }
 
-void Ui::drape_section(cloth::Simulation& sim) {
+void Ui::drape_section(cloth::Simulation& sim, cloth::DrapeSettings& settings) {
   const bool running = drape_.running();
   ImGui::BeginDisabled(running);
-  if (ImGui::BeginCombo("method", drape_method_.c_str())) {
-    for (const std::string& name : cloth::drape_method_names()) {
-      if (ImGui::Selectable(name.c_str(), name == drape_method_)) drape_method_ = name;
-    }
-    ImGui::EndCombo();
-  }
-  tip("Feynman's minimisers (point relaxation in three orders, multigrid V / W cycles) and "
-      "Newton's method, on the same energy; geometric: Weil's catenaries from the pinned border "
-      "vertices with the interior averaged (no physics: a quick starting shape)");
-  const bool geometric = drape_method_ == cloth::kGeometricDrapeName;
-  ImGui::BeginDisabled(geometric);
-  ImGui::SliderFloat("log10 tolerance", &drape_tolerance_log10_, -9.0f, -2.0f, "%.1f");
-  ImGui::EndDisabled();
-  tip(geometric ? "Not used by geometric: its averaging stops when no point moves more than 1e-9 m"
-                : "Stop when the largest residual force on a free vertex is below 10^x N");
+  // The declared settings (drape/drape_settings.hpp), each shown for the methods that use it;
+  // Save writes them as the scene's "drape".
+  ParameterWidgets widgets(sim.model().type, sim.solver().integrator);
+  cloth::visit_drape(widgets, settings);
   if (ImGui::Button("Drape it")) {
     try {
-      drape_.start(sim, drape_method_, std::pow(10.0, double(drape_tolerance_log10_)));
+      cloth::visit_drape(cloth::RangeCheck("drape"), std::as_const(settings));  // a typed-in value
+      drape_.start(sim, settings);
       drape_status_ = "solving...";
     } catch (const std::exception& e) {
       drape_status_ = e.what();

@@ -67,8 +67,9 @@ class Ui {
   Ui& operator=(const Ui&) = delete;
 
   void begin_frame();
-  /// The panels edit `sim`; `panes` (empty for a single cloth) are labelled and can be picked.
-  UiActions build(cloth::Simulation& sim, UiState& state, const UiStats& stats,
+  /// The panels edit `sim` and its pane's static drape settings `drape`; `panes` (empty for a
+  /// single cloth) are labelled and can be picked.
+  UiActions build(cloth::Simulation& sim, cloth::DrapeSettings& drape, UiState& state, const UiStats& stats,
                   const std::vector<PaneSummary>& panes);
   /// Draws the UI into the bound framebuffer (after the scene).
   void render();
@@ -93,7 +94,7 @@ class Ui {
   void tearing_section(cloth::Simulation& sim);
   /// The heat map's colour bar with its strain labels (top = strain in red).
   void heat_map_legend(float top);
-  void drape_section(cloth::Simulation& sim);
+  void drape_section(cloth::Simulation& sim, cloth::DrapeSettings& settings);
   /// Puts a finished background drape's result into the simulation.
   void apply_finished_drape(cloth::Simulation& sim);
   void view_section(UiState& state, const UiStats& stats, UiActions& actions);
@@ -111,9 +112,8 @@ class Ui {
   std::string tearing_error_;   ///< last rejected tearing edit
   std::string material_error_;  ///< last rejected material edit
   std::string forces_error_;    ///< last rejected gravity / wind / drag edit
+  std::string collider_error_;  ///< last rejected edit of a solid
   DrapeJob drape_;              ///< the static drape being solved in the background
-  std::string drape_method_ = "multigrid-v";
-  float drape_tolerance_log10_ = -5.0f;  ///< stop rule, log10 of the residual force in N
   std::string drape_status_;             ///< last drape's outcome, one line
   char save_path_[512] = "";             ///< the Scene section's "save as" field
   int resolution_ = 0;                   ///< the resolution slider (0 = show the cloth's own)

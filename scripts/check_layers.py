@@ -21,7 +21,8 @@ LAYERS = [
     ["collision"],
     ["integrators"],
     ["simulation"],
-    ["drape", "io"],
+    ["drape"],
+    ["io"],
 ]
 
 

@@ -174,6 +174,18 @@ double signed_distance(const Collider& c, const Vec3& p, Vec3* normal, double t)
   return shape_signed_distance(c.shape, local, normal);
 }
 
+Eigen::Matrix3d rotation_from_degrees(const Vec3& degrees) {
+  const Vec3 rad = degrees * (3.14159265358979323846 / 180.0);
+  return (Eigen::AngleAxisd(rad.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(rad.y(), Vec3::UnitY()) *
+          Eigen::AngleAxisd(rad.x(), Vec3::UnitX()))
+      .toRotationMatrix();
+}
+
+void update_rotation(Shape& shape) {
+  if (auto* box = std::get_if<BoxShape>(&shape)) box->rotation = rotation_from_degrees(box->rotation_deg);
+  if (auto* e = std::get_if<EllipsoidShape>(&shape)) e->rotation = rotation_from_degrees(e->rotation_deg);
+}
+
 const char* shape_name(const Shape& shape) {
   static constexpr const char* kNames[] = {"plane", "sphere", "capsule", "cylinder",
                                            "box", "ellipsoid", "mesh"};

@@ -5,10 +5,13 @@
 // parser and writer (io/), the reference table of docs/scene-format.md (io/parameter_reference),
 // and the app's panel, which draws one widget per entry. A new parameter is one field plus one line.
 //
-// Field kinds a visitor must accept: double, int, bool, Vec3, an enum with a name table
-// (core/enum_names.hpp), a Pair of doubles (written as a two-number array), a Direction (a unit
-// Vec3), a Switchable double (negative = off) and a Choice (a string from a fixed list of names).
+// Field kinds a visitor must accept: double, an integer (int, or an unsigned seed), bool, Vec3,
+// an enum with a name table (core/enum_names.hpp), a Pair of doubles (written as a two-number
+// array), a Direction (a unit Vec3), a Switchable double (negative = off), an Optional double
+// (unset = absent from the file) and a Choice (a string from a fixed list of names).
 #include <cmath>
+#include <concepts>
+#include <optional>
 #include <limits>
 #include <span>
 #include <sstream>
@@ -87,6 +90,21 @@ struct Switchable {
 template <class T>
 Switchable(T&, double) -> Switchable<T>;
 
+/// A number that may be left unset (a std::optional<double>): a file gives its key or not, the
+/// panel shows a checkbox and, while it is set, a slider; setting it starts at `on_value`.
+template <class O>
+struct Optional {
+  O& value;
+  double on_value;
+};
+template <class O>
+Optional(O&, double) -> Optional<O>;
+
+/// An integer field other than bool: int, or an unsigned seed (read and shown through int, so its
+/// declared range must fit one).
+template <class T>
+concept IntegerField = std::integral<T> && !std::same_as<T, bool>;
+
 /// A string that must be one of `names` (the integrator, whose table is a list of names).
 template <class S>
 struct Choice {
@@ -114,7 +132,10 @@ class RangeCheck {
  public:
   explicit RangeCheck(std::string section) : section_(std::move(section)) {}
   void operator()(double v, const ParamInfo& p) const { number(v, p); }
-  void operator()(int v, const ParamInfo& p) const { number(v, p); }
+  template <IntegerField I>
+  void operator()(I v, const ParamInfo& p) const {
+    number(double(v), p);
+  }
   void operator()(bool, const ParamInfo&) const {}
   void operator()(const Vec3& v, const ParamInfo& p) const {
     for (int k = 0; k < 3; ++k) number(v[k], p);
@@ -127,6 +148,10 @@ class RangeCheck {
   template <class T>
   void operator()(Switchable<T> s, const ParamInfo& p) const {
     number(s.value, p);
+  }
+  template <class O>
+  void operator()(Optional<O> o, const ParamInfo& p) const {
+    if (o.value) number(*o.value, p);
   }
   template <class V>
   void operator()(Direction<V> d, const ParamInfo& p) const {

@@ -1,8 +1,12 @@
 // Static drape set-up from a running simulation, and the named methods of the CLI and UI.
+#include <iterator>
+#include <string_view>
+
 #include "core/error.hpp"
 #include "mesh/mesh.hpp"
 #include "model/model.hpp"
 #include "simulation/simulation.hpp"
+#include "drape/drape_settings.hpp"
 #include "drape/static_drape.hpp"
 #include "drape/weil_drape.hpp"
 
@@ -24,6 +28,16 @@ constexpr NamedOptions kNamed[] = {
     {"relax-sequential", DrapeMethod::Relaxation, RelaxOrder::Sequential, false},
     {"relax-jacobi", DrapeMethod::Relaxation, RelaxOrder::Jacobi, false},
 };
+
+// kDrapeMethodNames (drape_settings.hpp) lists these names, then "geometric".
+constexpr bool names_agree() {
+  if (std::size(kDrapeMethodNames) != std::size(kNamed) + 1) return false;
+  for (size_t i = 0; i < std::size(kNamed); ++i) {
+    if (std::string_view(kNamed[i].name) != kDrapeMethodNames[i]) return false;
+  }
+  return std::string_view(kDrapeMethodNames[std::size(kNamed)]) == kGeometricDrapeName;
+}
+static_assert(names_agree());
 
 }  // namespace
 
@@ -53,6 +67,15 @@ DrapeOptions drape_options_from_name(const std::string& name) {
   throw InputError("unknown drape method \"" + name + "\" (" + list + ")");
 }
 
+DrapeOptions drape_options(const DrapeSettings& s) {
+  const DrapeOptions named = drape_options_from_name(s.method);
+  DrapeOptions o = s.options;
+  o.method = named.method;
+  o.relax.order = named.relax.order;
+  o.multigrid.w_cycle = named.multigrid.w_cycle;
+  return o;
+}
+
 std::vector<std::string> drape_option_names() {
   std::vector<std::string> names;
   for (const NamedOptions& n : kNamed) names.emplace_back(n.name);
@@ -60,9 +83,7 @@ std::vector<std::string> drape_option_names() {
 }
 
 std::vector<std::string> drape_method_names() {
-  std::vector<std::string> names = drape_option_names();
-  names.emplace_back(kGeometricDrapeName);
-  return names;
+  return {std::begin(kDrapeMethodNames), std::end(kDrapeMethodNames)};
 }
 
 SpringMaterial curtain_material() {

@@ -1,6 +1,6 @@
 #pragma once
 // Declared parameters (core/parameter.hpp) written into a scene document's JSON object: numbers as
-// numbers, vectors and pairs as arrays, enums and choices by name.
+// numbers, vectors and pairs as arrays, enums and choices by name; an unset Optional as no key.
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -13,7 +13,10 @@ namespace cloth {
 struct WriteParameters {
   nlohmann::json& out;
   void operator()(double x, const ParamInfo& p) const { out[p.key] = x; }
-  void operator()(int x, const ParamInfo& p) const { out[p.key] = x; }
+  template <IntegerField I>
+  void operator()(I x, const ParamInfo& p) const {
+    out[p.key] = x;
+  }
   void operator()(bool x, const ParamInfo& p) const { out[p.key] = x; }
   void operator()(const Vec3& x, const ParamInfo& p) const { out[p.key] = {x.x(), x.y(), x.z()}; }
   template <class T>
@@ -23,6 +26,14 @@ struct WriteParameters {
   template <class T>
   void operator()(Switchable<T> s, const ParamInfo& p) const {
     (*this)(s.value, p);
+  }
+  template <class O>
+  void operator()(Optional<O> o, const ParamInfo& p) const {  // unset: no key
+    if (o.value) {
+      out[p.key] = *o.value;
+    } else {
+      out.erase(p.key);
+    }
   }
   template <class V>
   void operator()(Direction<V> d, const ParamInfo& p) const {

@@ -2,6 +2,7 @@
 
 #include <initializer_list>
 #include <sstream>
+#include <variant>
 
 #include "core/enum_names.hpp"
 #include "core/parameter.hpp"
@@ -43,7 +44,12 @@ class ReferenceRows {
  public:
   explicit ReferenceRows(std::ostringstream& out) : out_(out) {}
   void operator()(double x, const ParamInfo& p) const { row(format_number(x), p); }
-  void operator()(int x, const ParamInfo& p) const { row(std::to_string(x), p); }
+  template <IntegerField I>
+  void operator()(I x, const ParamInfo& p) const {
+    std::ostringstream range;  // whole numbers, each in full
+    range << "[" << static_cast<long long>(p.lo) << ", " << static_cast<long long>(p.hi) << "]";
+    row(std::to_string(x), p, range.str());
+  }
   void operator()(bool x, const ParamInfo& p) const { row(x ? "true" : "false", p); }
   void operator()(const Vec3& x, const ParamInfo& p) const {
     row(bracketed({x.x(), x.y(), x.z()}), p);
@@ -55,6 +61,10 @@ class ReferenceRows {
   template <class T>
   void operator()(Switchable<T> s, const ParamInfo& p) const {
     (*this)(s.value, p);
+  }
+  template <class O>
+  void operator()(Optional<O> o, const ParamInfo& p) const {
+    row(o.value ? format_number(*o.value) : "unset", p);
   }
   template <class V>
   void operator()(Direction<V> d, const ParamInfo& p) const {
@@ -84,10 +94,10 @@ class ReferenceRows {
 };
 
 // A section's table: the rows of its parameters, `defaults` being what a scene file gets for a
-// key it leaves out.
+// key it leaves out. `title`: the heading, the section's dotted path in backquotes.
 template <class Settings, class Visit>
-void section(std::ostringstream& out, const char* path, const Settings& defaults, Visit visit) {
-  out << "\n### `" << path << "`\n\n"
+void section(std::ostringstream& out, const std::string& title, const Settings& defaults, Visit visit) {
+  out << "\n### " << title << "\n\n"
       << "| key | unit | range | default | used by | meaning |\n"
       << "|---|---|---|---|---|---|\n";
   visit(ReferenceRows(out), defaults);
@@ -109,17 +119,30 @@ std::string parameter_reference_markdown() {
   wind.type = WindField::Type::Constant;
   SolverSettings solver;
   solver.threads = 0;
-  section(out, "cloth.material", SpringMaterial{}, [](auto&& v, const auto& s) { visit_material(v, s); });
+  section(out, "`cloth.material`", SpringMaterial{}, [](auto&& v, const auto& s) { visit_material(v, s); });
   DensityPattern pattern;
   pattern.kind = DensityPattern::Kind::Stripes;
-  section(out, "cloth.material.density_pattern", pattern,
+  section(out, "`cloth.material.density_pattern`", pattern,
           [](auto&& v, const auto& s) { visit_density_pattern(v, s); });
-  section(out, "cloth.self_collision", self_collision, [](auto&& v, const auto& s) { visit_self_collision(v, s); });
-  section(out, "cloth.tearing", tearing, [](auto&& v, const auto& s) { visit_tearing(v, s); });
-  section(out, "forces", ExternalForces{}, [](auto&& v, const auto& s) { visit_forces(v, s); });
-  section(out, "forces.wind", wind, [](auto&& v, const auto& s) { visit_wind(v, s); });
-  section(out, "solver", solver, [](auto&& v, const auto& s) { visit_solver(v, s); });
-  section(out, "camera", CameraSpec{}, [](auto&& v, const auto& s) { visit_camera(v, s); });
+  section(out, "`cloth.self_collision`", self_collision, [](auto&& v, const auto& s) { visit_self_collision(v, s); });
+  section(out, "`cloth.tearing`", tearing, [](auto&& v, const auto& s) { visit_tearing(v, s); });
+  section(out, "`colliders.N`: every solid", Collider{}, [](auto&& v, const auto& s) { visit_collider(v, s); });
+  for (const Shape& defaults : {Shape(PlaneShape{}), Shape(SphereShape{}), Shape(CapsuleShape{}), Shape(CylinderShape{}),
+                                Shape(BoxShape{}), Shape(EllipsoidShape{}), Shape(MeshShape{})}) {
+    std::visit(
+        [&](const auto& shape) {
+          section(out, "`colliders.N` of type `" + std::string(shape_name(defaults)) + "`", shape,
+                  [](auto&& v, const auto& s) { visit_shape(v, s); });
+        },
+        defaults);
+  }
+  section(out, "`colliders.N.motion`, `cloth.pins.N.motion`", MotionPath{},
+          [](auto&& v, const auto& s) { visit_motion(v, s); });
+  section(out, "`forces`", ExternalForces{}, [](auto&& v, const auto& s) { visit_forces(v, s); });
+  section(out, "`forces.wind`", wind, [](auto&& v, const auto& s) { visit_wind(v, s); });
+  section(out, "`solver`", solver, [](auto&& v, const auto& s) { visit_solver(v, s); });
+  section(out, "`camera`", CameraSpec{}, [](auto&& v, const auto& s) { visit_camera(v, s); });
+  section(out, "`drape`", DrapeSettings{}, [](auto&& v, const auto& s) { visit_drape(v, s); });
   out << "\n" << kParameterReferenceEnd << "\n";
   return out.str();
 }

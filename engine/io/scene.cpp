@@ -115,7 +115,10 @@ constexpr double kMaxCoordinate = 1e4;  // m: scenes are room-sized
 struct ReadParameters {
   Fields& f;
   void operator()(double& x, const ParamInfo& p) const { x = f.number(p.key, x, p.lo, p.hi, p.unit); }
-  void operator()(int& x, const ParamInfo& p) const { x = f.integer(p.key, x, int(p.lo), int(p.hi)); }
+  template <IntegerField I>
+  void operator()(I& x, const ParamInfo& p) const {
+    if (f.has(p.key)) x = static_cast<I>(f.integer(p.key, 0, int(p.lo), int(p.hi)));
+  }
   void operator()(bool& x, const ParamInfo& p) const { x = f.boolean(p.key, x); }
   void operator()(Vec3& x, const ParamInfo& p) const {
     x = f.vector<3>(p.key, x, std::max(std::abs(p.lo), std::abs(p.hi)), p.unit);
@@ -133,6 +136,9 @@ struct ReadParameters {
     x = value_named<E>(f.string(p.key, name_of(x)), f.join(p.key));
   }
   void operator()(Switchable<double> s, const ParamInfo& p) const { (*this)(s.value, p); }
+  void operator()(Optional<std::optional<double>> o, const ParamInfo& p) const {
+    if (f.has(p.key)) o.value = f.number(p.key, 0, p.lo, p.hi, p.unit);
+  }
   void operator()(Direction<Vec3> d, const ParamInfo& p) const {
     d.value = unit_direction(f.vector<3>(p.key, d.value, 1e6, ""), f.join(p.key));
   }
@@ -232,20 +238,11 @@ Vec3 unit_vector(Fields& f, const std::string& key, const Vec3& fallback) {
 MotionPath parse_motion(const json& node, const std::string& key, std::vector<std::string>& warnings) {
   Fields f(node, key, warnings);
   MotionPath m;
-  m.kind = value_named<MotionPath::Kind>(f.string("type", "fixed"), key + ".type");
-  m.velocity = f.vector<3>("velocity", m.velocity, 1e3, "m/s");
-  m.amplitude = f.number("amplitude", m.amplitude, 0, 1e3, "m");
-  m.period = f.number("period", m.period, 1e-3, 1e6, "s");
-  m.axis_u = unit_vector(f, "axis_u", m.axis_u);
-  // The path's plane: axis_v made perpendicular to axis_u (Gram-Schmidt), so that a circle stays
-  // a circle whatever two directions were given.
   const bool v_given = f.has("axis_v");
-  Vec3 v = unit_vector(f, "axis_v", m.axis_v);
-  if (!v_given && std::abs(v.dot(m.axis_u)) > 0.9) v = Vec3::UnitZ();  // the default, turned away
-  const Vec3 v_perp = v - v.dot(m.axis_u) * m.axis_u;
-  if (v_perp.norm() < 1e-6) throw InputError(key + ": axis_u and axis_v must not be parallel");
-  m.axis_v = v_perp.normalized();
-  m.seed = static_cast<std::uint32_t>(f.integer("seed", int(m.seed), 0, 1 << 30));
+  visit_motion(ReadParameters{f}, m);
+  // Without an axis_v, the default y is turned away from an axis_u near it.
+  if (!v_given && std::abs(m.axis_v.dot(m.axis_u)) > 0.9) m.axis_v = Vec3::UnitZ();
+  make_axes_perpendicular(m, key);
   return m;
 }
 
@@ -285,55 +282,15 @@ std::vector<SlideSpec> parse_slides(const json& node, std::vector<std::string>& 
   return slides;
 }
 
-/// Rotation from "rotation_deg": [rx, ry, rz], turned about x, then y, then z (world axes).
-Eigen::Matrix3d parse_rotation(Fields& f) {
-  const Vec3 deg = f.vector<3>("rotation_deg", Vec3::Zero(), 360, "deg");
-  const Vec3 rad = deg * (3.14159265358979323846 / 180.0);
-  return (Eigen::AngleAxisd(rad.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(rad.y(), Vec3::UnitY()) *
-          Eigen::AngleAxisd(rad.x(), Vec3::UnitX()))
-      .toRotationMatrix();
-}
-
-Collider parse_collider(const json& node, const std::string& key, const std::string& source_dir,
-                        std::vector<std::string>& warnings) {
-  Fields f(node, key, warnings);
-  const std::string type = f.string("type", "");
-  Collider c;
-  if (type == "sphere") {
-    SphereShape s;
-    s.center = f.vector<3>("center", s.center, kMaxCoordinate, "m");
-    s.radius = f.number("radius", s.radius, 1e-4, 1e3, "m");
-    c.shape = s;
-  } else if (type == "plane") {
-    PlaneShape p;
-    p.point = f.vector<3>("point", p.point, kMaxCoordinate, "m");
-    p.normal = unit_vector(f, "normal", p.normal);
-    c.shape = p;
-  } else if (type == "capsule" || type == "cylinder") {
-    const Vec3 a = f.vector<3>("a", Vec3(-0.5, 0, 0), kMaxCoordinate, "m");
-    const Vec3 b = f.vector<3>("b", Vec3(0.5, 0, 0), kMaxCoordinate, "m");
-    const double radius = f.number("radius", 0.1, 1e-4, 1e3, "m");
-    if (type == "cylinder") {
-      if ((b - a).norm() < 1e-6) throw InputError(key + ": a cylinder's ends a and b must differ");
-      c.shape = CylinderShape{a, b, radius};
-    } else {
-      c.shape = CapsuleShape{a, b, radius};
-    }
-  } else if (type == "box") {
-    BoxShape s;
-    s.center = f.vector<3>("center", s.center, kMaxCoordinate, "m");
-    s.half_extents = f.vector<3>("half_extents", s.half_extents, 1e3, "m");
-    if (s.half_extents.minCoeff() < 1e-4) throw InputError(key + ".half_extents must all be at least 1e-4 m");
-    s.rotation = parse_rotation(f);
-    c.shape = s;
-  } else if (type == "ellipsoid") {
-    EllipsoidShape s;
-    s.center = f.vector<3>("center", s.center, kMaxCoordinate, "m");
-    s.radii = f.vector<3>("radii", s.radii, 1e3, "m");
-    if (s.radii.minCoeff() < 1e-4) throw InputError(key + ".radii must all be at least 1e-4 m");
-    s.rotation = parse_rotation(f);
-    c.shape = s;
-  } else if (type == "mesh") {
+/// A default shape of the named type ("type" of a collider entry); a mesh is loaded from "path".
+Shape make_shape(Fields& f, const std::string& type, const std::string& key, const std::string& source_dir) {
+  if (type == "plane") return PlaneShape{};
+  if (type == "sphere") return SphereShape{};
+  if (type == "capsule") return CapsuleShape{};
+  if (type == "cylinder") return CylinderShape{};
+  if (type == "box") return BoxShape{};
+  if (type == "ellipsoid") return EllipsoidShape{};
+  if (type == "mesh") {
     const std::string file = f.string("path", "");
     if (file.empty()) throw InputError(key + ".path (an OBJ file) is required for a mesh collider");
     const std::filesystem::path full = std::filesystem::path(file).is_absolute()
@@ -341,14 +298,20 @@ Collider parse_collider(const json& node, const std::string& key, const std::str
                                            : std::filesystem::path(source_dir) / file;
     MeshShape s;
     s.mesh = std::make_shared<const TriangleMeshSdf>(load_collider_mesh(full.string()));
-    s.offset = f.vector<3>("offset", s.offset, kMaxCoordinate, "m");
-    c.shape = s;
-  } else {
-    throw InputError(key + ".type must be plane, sphere, capsule, cylinder, box, ellipsoid or mesh, got \"" + type + "\"");
+    return s;
   }
-  c.friction = f.number("friction", c.friction, 0, 10, "");
-  if (f.has("kinetic_friction")) c.kinetic_friction = f.number("kinetic_friction", 0, 0, 10, "");
-  c.thickness = f.number("thickness", c.thickness, 0, 1, "m");
+  throw InputError(key + ".type must be plane, sphere, capsule, cylinder, box, ellipsoid or mesh, got \"" + type + "\"");
+}
+
+Collider parse_collider(const json& node, const std::string& key, const std::string& source_dir,
+                        std::vector<std::string>& warnings) {
+  Fields f(node, key, warnings);
+  Collider c(make_shape(f, f.string("type", ""), key, source_dir));
+  std::visit([&](auto& shape) { visit_shape(ReadParameters{f}, shape); }, c.shape);
+  if (const auto* cylinder = std::get_if<CylinderShape>(&c.shape); cylinder && (cylinder->b - cylinder->a).norm() < 1e-6)
+    throw InputError(key + ": a cylinder's ends a and b must differ");
+  update_rotation(c.shape);
+  visit_collider(ReadParameters{f}, c);
   if (f.has("motion")) c.motion = parse_motion(f.at("motion"), key + ".motion", warnings);
   return c;
 }
@@ -417,6 +380,10 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
   if (top.has("camera")) {
     Fields f(top.at("camera"), "camera", warnings);
     visit_camera(ReadParameters{f}, scene.camera);
+  }
+  if (top.has("drape")) {
+    Fields f(top.at("drape"), "drape", warnings);
+    visit_drape(ReadParameters{f}, scene.drape);
   }
   if (top.has("compare")) scene.compare = parse_compare(top.at("compare"));
   return scene;

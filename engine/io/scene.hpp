@@ -9,6 +9,7 @@
 
 #include "collision/collider.hpp"
 #include "core/parameter.hpp"
+#include "drape/drape_settings.hpp"
 #include "io/compare_panes.hpp"
 #include "elements/material.hpp"
 #include "mesh/mesh.hpp"
@@ -69,6 +70,7 @@ struct Scene {
   ExternalForces forces;  ///< gravity, wind, drag
   SolverSettings solver;
   CameraSpec camera;
+  DrapeSettings drape;  ///< the app's Static drape section and the headless --drape
   std::vector<ComparePane> compare;  ///< side-by-side panes (empty = one cloth)
 };
 

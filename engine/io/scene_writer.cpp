@@ -17,8 +17,6 @@ using nlohmann::json;
 
 namespace {
 
-json vec(const Vec3& v) { return json::array({v.x(), v.y(), v.z()}); }
-
 // One section's declared parameters (core/parameter.hpp) as a JSON object.
 template <class Settings, class Visit>
 json section_json(const Settings& settings, Visit visit) {
@@ -63,27 +61,37 @@ json pins_json(const json& base_cloth, const Scene& base, const Simulation& sim)
   return pins;
 }
 
-/// Writes collider k's friction and where it is now (moved by the mouse: its offset) into its
-/// entry, in the position keys of its type.
-void update_collider(json& entry, const Collider& c) {
-  entry["friction"] = c.friction;
-  if (c.kinetic_friction) entry["kinetic_friction"] = *c.kinetic_friction;
-  const Vec3& o = c.offset;
+/// `shape` moved by `o` (a solid dragged by the mouse is saved where it is now).
+Shape moved_shape(Shape shape, const Vec3& o) {
   std::visit(
-      [&](const auto& s) {
+      [&](auto& s) {
         using S = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<S, PlaneShape>) {
-          entry["point"] = vec(s.point + o);
+          s.point += o;
         } else if constexpr (std::is_same_v<S, CapsuleShape> || std::is_same_v<S, CylinderShape>) {
-          entry["a"] = vec(s.a + o);
-          entry["b"] = vec(s.b + o);
+          s.a += o;
+          s.b += o;
         } else if constexpr (std::is_same_v<S, MeshShape>) {
-          entry["offset"] = vec(s.offset + o);
+          s.offset += o;
         } else {  // sphere, box, ellipsoid
-          entry["center"] = vec(s.center + o);
+          s.center += o;
         }
       },
-      c.shape);
+      shape);
+  return shape;
+}
+
+/// Writes every declared parameter of collider `c` into its entry (which keeps its "type" and a
+/// mesh's "path"): the shape where it is now, thickness, friction and, for a solid that moves,
+/// its path.
+void update_collider(json& entry, const Collider& c) {
+  std::visit([&](const auto& s) { visit_shape(WriteParameters{entry}, s); }, moved_shape(c.shape, c.offset));
+  visit_collider(WriteParameters{entry}, c);
+  if (c.motion.moves()) {
+    entry["motion"] = section_json(c.motion, [](auto&& v, const auto& m) { visit_motion(v, m); });
+  } else {
+    entry.erase("motion");
+  }
 }
 
 /// A relative file path of `base` made absolute, so the saved file loads from any folder.
@@ -96,7 +104,7 @@ void absolute_path(json& node, const char* key, const std::string& source_dir) {
 }  // namespace
 
 json scene_document(const json& base, const std::string& source_dir, const Simulation& sim,
-                    const CameraSpec& camera) {
+                    const CameraSpec& camera, const DrapeSettings* drape) {
   std::vector<std::string> warnings;
   const Scene parsed = parse_scene(base, source_dir, warnings);
   if (parsed.colliders.size() != sim.colliders().size())
@@ -118,6 +126,7 @@ json scene_document(const json& base, const std::string& source_dir, const Simul
   doc["solver"] = section_json(sim.solver(), [](auto&& v, const auto& s) { visit_solver(v, s); });
   doc["solver"].erase("threads");  // the machine's, not the scene's
   doc["camera"] = section_json(camera, [](auto&& v, const auto& s) { visit_camera(v, s); });
+  if (drape) doc["drape"] = section_json(*drape, [](auto&& v, const auto& s) { visit_drape(v, s); });
   return doc;
 }
 

@@ -10,14 +10,16 @@ namespace cloth {
 /// applied) with every setting the app edits live written over it: cloth.model, cloth.material
 /// (explicit values; "preset" dropped), cloth.pins (pins of `base` kept while all their vertices
 /// are still pinned, moving pins always, every other pinned vertex by index), self-collision,
-/// tearing, colliders' friction and dragged positions, forces, solver, and `camera`. What the app
-/// cannot change (mesh, colliders' shapes and paths, slides) stays as in `base`; a side-by-side
-/// "compare" list is dropped: the file describes the one simulation given. Relative mesh paths
-/// become absolute (from `source_dir`), so the file may be saved anywhere. Loading the result
-/// (with `base`'s folder as source_dir) rebuilds `sim`'s settings exactly (tested). Throws
-/// InputError if `base` is not a scene `sim` could have come from.
+/// tearing, every collider's parameters (its shape where it is now, after a mouse drag, and the
+/// path of a moving one), forces, solver, `camera`, and `drape` (the app's Static drape settings;
+/// null keeps `base`'s "drape" as it is). What the app cannot change (mesh, colliders' types and
+/// mesh files, slides) stays as in `base`; a side-by-side "compare" list is dropped: the file
+/// describes the one simulation given. Relative mesh paths become absolute (from `source_dir`),
+/// so the file may be saved anywhere. Loading the result (with `base`'s folder as source_dir)
+/// rebuilds `sim`'s settings exactly (tested). Throws InputError if `base` is not a scene `sim`
+/// could have come from.
 nlohmann::json scene_document(const nlohmann::json& base, const std::string& source_dir, const Simulation& sim,
-                              const CameraSpec& camera);
+                              const CameraSpec& camera, const DrapeSettings* drape = nullptr);
 
 /// Writes `doc` to `path` (2-space indented). Throws InputError naming the path.
 void write_scene_file(const std::string& path, const nlohmann::json& doc);

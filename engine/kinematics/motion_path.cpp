@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/error.hpp"
 
 namespace cloth {
 namespace {
@@ -38,6 +39,12 @@ void catmull_rom(std::uint32_t seed, double s, Vec3* value, Vec3* derivative) {
 }
 
 }  // namespace
+
+void make_axes_perpendicular(MotionPath& m, const std::string& key) {
+  const Vec3 v_perp = m.axis_v - m.axis_v.dot(m.axis_u) * m.axis_u;
+  if (v_perp.norm() < 1e-6) throw InputError(key + ": axis_u and axis_v must not be parallel");
+  m.axis_v = v_perp.normalized();
+}
 
 Vec3 MotionPath::offset(double t) const {
   const double w = kTwoPi / period;

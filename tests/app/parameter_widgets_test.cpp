@@ -5,10 +5,13 @@
 
 #include <algorithm>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "collision/collider.hpp"
 #include "collision/self_collision.hpp"
 #include "collision/tearing.hpp"
+#include "drape/drape_settings.hpp"
 #include "forces/forces.hpp"
 #include "model/material_parameters.hpp"
 #include "parameter_widgets.hpp"
@@ -62,6 +65,16 @@ const auto kMaterial = [](auto&& v, auto& s) { cloth::visit_material(v, s); };
 const auto kSolver = [](auto&& v, auto& s) { cloth::visit_solver(v, s); };
 const auto kWind = [](auto&& v, auto& s) { cloth::visit_wind(v, s); };
 const auto kPattern = [](auto&& v, auto& s) { cloth::visit_density_pattern(v, s); };
+const auto kCollider = [](auto&& v, auto& s) { cloth::visit_collider(v, s); };
+const auto kShape = [](auto&& v, auto& s) { cloth::visit_shape(v, s); };
+const auto kMotion = [](auto&& v, auto& s) { cloth::visit_motion(v, s); };
+const auto kDrape = [](auto&& v, auto& s) { cloth::visit_drape(v, s); };
+
+// One default shape of every type.
+std::vector<cloth::Shape> every_shape() {
+  return {cloth::PlaneShape{}, cloth::SphereShape{}, cloth::CapsuleShape{}, cloth::CylinderShape{},
+          cloth::BoxShape{},   cloth::EllipsoidShape{}, cloth::MeshShape{}};
+}
 
 TEST_F(PanelContext, MaterialPanelShowsTheDeclaredParametersOfEachModel) {
   for (ModelType model : cloth::all_values<ModelType>()) {
@@ -114,6 +127,68 @@ TEST_F(PanelContext, DensityPatternWidgetsFollowItsType) {
             (std::vector<std::string>{"type", "period", "factor"}));
 }
 
+// Each solid of the Collisions section: its thickness and friction, its shape's sizes and
+// position, and its path's parameters for the kind of path it has.
+TEST_F(PanelContext, SolidWidgetsAreTheDeclaredOnesOfItsShapeAndPath) {
+  cloth::Collider solid;
+  const auto common = drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, solid, kCollider);
+  EXPECT_EQ(common, declared_keys(ModelType::Springs, cloth::IntegratorType::Verlet, solid, kCollider));
+  EXPECT_EQ(common, (std::vector<std::string>{"thickness", "friction", "kinetic_friction"}));
+  for (const cloth::Shape& shape : every_shape()) {
+    std::visit(
+        [&](const auto& s) {
+          const auto drawn = drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, s, kShape);
+          EXPECT_EQ(drawn, declared_keys(ModelType::Springs, cloth::IntegratorType::Verlet, s, kShape)) << cloth::shape_name(shape);
+          EXPECT_FALSE(drawn.empty()) << cloth::shape_name(shape);
+        },
+        shape);
+  }
+  EXPECT_EQ(drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, cloth::BoxShape{}, kShape),
+            (std::vector<std::string>{"center", "half_extents", "rotation_deg"}));
+  for (cloth::MotionPath::Kind kind : cloth::all_values<cloth::MotionPath::Kind>()) {
+    cloth::MotionPath path;
+    path.kind = kind;
+    EXPECT_EQ(drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, path, kMotion),
+              declared_keys(ModelType::Springs, cloth::IntegratorType::Verlet, path, kMotion))
+        << cloth::name_of(kind);
+  }
+  EXPECT_EQ(drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, cloth::MotionPath{}, kMotion), std::vector<std::string>{"type"});
+  cloth::MotionPath wander;
+  wander.kind = cloth::MotionPath::Kind::Wander;
+  EXPECT_EQ(drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, wander, kMotion),
+            (std::vector<std::string>{"type", "amplitude", "period", "seed"}));
+  cloth::MotionPath circle;
+  circle.kind = cloth::MotionPath::Kind::Circle;
+  EXPECT_EQ(drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, circle, kMotion),
+            (std::vector<std::string>{"type", "amplitude", "period", "axis_u", "axis_v"}));
+}
+
+// The Static drape section shows the multigrid settings for the multigrid methods, the
+// relaxation settings for relaxation and multigrid, and no stop rule for the geometric model.
+TEST_F(PanelContext, DrapeWidgetsAreTheDeclaredOnesOfTheMethod) {
+  for (const char* method : cloth::kDrapeMethodNames) {
+    cloth::DrapeSettings settings;
+    settings.method = method;
+    EXPECT_EQ(drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, settings, kDrape),
+              declared_keys(ModelType::Springs, cloth::IntegratorType::Verlet, settings, kDrape))
+        << method;
+  }
+  const auto shown = [](const char* method) {
+    cloth::DrapeSettings settings;
+    settings.method = method;
+    return drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, settings, kDrape);
+  };
+  EXPECT_EQ(shown("geometric"), std::vector<std::string>{"method"});
+  EXPECT_EQ(shown("newton"), (std::vector<std::string>{"method", "force_tolerance", "max_iterations"}));
+  EXPECT_EQ(shown("relax-jacobi"),
+            (std::vector<std::string>{"method", "force_tolerance", "max_iterations", "perturbation_deg", "seed"}));
+  const auto v_cycle = shown("multigrid-v"), w_cycle = shown("multigrid-w");
+  EXPECT_EQ(std::count(v_cycle.begin(), v_cycle.end(), "k1"), 1);
+  EXPECT_EQ(std::count(v_cycle.begin(), v_cycle.end(), "perturbation_deg"), 1) << "its smoother's";
+  EXPECT_EQ(std::count(v_cycle.begin(), v_cycle.end(), "k3"), 0) << "W cycles only";
+  EXPECT_EQ(std::count(w_cycle.begin(), w_cycle.end(), "k3"), 1);
+}
+
 // Every declared parameter of every section: a range that holds its default and the panel's
 // slider, and a tooltip.
 TEST(ParameterDeclarations, DefaultsLieInTheirRangesAndSlidersHaveTips) {
@@ -135,6 +210,19 @@ TEST(ParameterDeclarations, DefaultsLieInTheirRangesAndSlidersHaveTips) {
   cloth::visit_wind(check, forces.wind);
   cloth::visit_self_collision(check, self_collision);
   cloth::visit_tearing(check, tearing);
+  const cloth::Collider solid;
+  const cloth::MotionPath path;
+  const cloth::DrapeSettings drape;
+  cloth::visit_collider(check, solid);
+  for (const cloth::Shape& shape : every_shape()) {
+    std::visit([&](const auto& s) { cloth::visit_shape(check, s); }, shape);
+    std::visit([](const auto& s) { EXPECT_NO_THROW(cloth::visit_shape(cloth::RangeCheck("colliders.0"), s)); }, shape);
+  }
+  cloth::visit_motion(check, path);
+  cloth::visit_drape(check, drape);
+  EXPECT_NO_THROW(cloth::visit_collider(cloth::RangeCheck("colliders.0"), solid));
+  EXPECT_NO_THROW(cloth::visit_motion(cloth::RangeCheck("colliders.0.motion"), path));
+  EXPECT_NO_THROW(cloth::visit_drape(cloth::RangeCheck("drape"), drape));
   EXPECT_NO_THROW(cloth::visit_material(cloth::RangeCheck("cloth.material"), material));
   EXPECT_NO_THROW(cloth::validate_solver(solver));
   EXPECT_NO_THROW(cloth::validate_external_forces(forces));

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <variant>
 
 #include "core/error.hpp"
 #include "io/scene.hpp"
@@ -133,6 +135,45 @@ TEST(SceneWriter, LiveEditsAreWhatTheSavedFileLoads) {
   EXPECT_EQ(loaded.camera.distance, 4.5);
   EXPECT_EQ(loaded.camera.yaw_deg, -70);
   expect_same_run(*sim, *again, 3, "edited default scene");
+}
+
+// A solid changed live (ColliderSet::replace: the Collisions panel) is saved as it runs: its
+// thickness, friction, size and path; a refused change leaves it as it was.
+TEST(SceneWriter, ASolidChangedLiveIsSavedAsItRuns) {
+  const nlohmann::json base = load_scene_document(kSceneDir + "/default.json", {"cloth.mesh.grid.resolution=[12,12]"});
+  std::vector<std::string> warnings;
+  auto sim = make_simulation(parse_scene(base, kSceneDir, warnings));
+  ASSERT_TRUE(std::holds_alternative<SphereShape>(sim->colliders()[0].shape));
+  Collider c = sim->colliders()[0];
+  c.thickness = 0.012;
+  c.kinetic_friction = 0.2;
+  std::get<SphereShape>(c.shape).radius = 0.3;
+  c.motion.kind = MotionPath::Kind::Oscillate;
+  c.motion.amplitude = 0.05;
+  c.motion.axis_u = Vec3(0, 1, 0);
+  c.motion.axis_v = Vec3(0, 0, 1);
+  const std::uint64_t version = sim->collider_version();
+  sim->colliders().replace(0, c);
+  EXPECT_NE(sim->collider_version(), version) << "the renderer rebuilds the solid's mesh";
+  Collider bad = c;
+  bad.thickness = -1;
+  EXPECT_THROW(sim->colliders().replace(0, bad), InputError);
+  bad = c;
+  bad.friction = std::nan("");
+  EXPECT_THROW(sim->colliders().replace(0, bad), InputError);
+  EXPECT_THROW(sim->set_collider(int(sim->colliders().size()), c), InputError);
+  EXPECT_EQ(sim->colliders()[0].thickness, 0.012) << "a refused change keeps the solid";
+
+  const nlohmann::json saved = scene_document(base, kSceneDir, *sim, CameraSpec{});
+  const auto again = reload(saved, kSceneDir);
+  const Collider& back = again->colliders()[0];
+  EXPECT_EQ(back.thickness, 0.012);
+  EXPECT_EQ(back.mu_kinetic(), 0.2);
+  EXPECT_EQ(std::get<SphereShape>(back.shape).radius, 0.3);
+  EXPECT_EQ(back.motion.kind, MotionPath::Kind::Oscillate);
+  EXPECT_EQ(back.motion.amplitude, 0.05);
+  EXPECT_EQ(back.motion.axis_u, Vec3(0, 1, 0));
+  expect_same_run(*sim, *again, 3, "default scene with its sphere changed");
 }
 
 // Mesh files are named by absolute path in the saved document, so it loads from any folder.
