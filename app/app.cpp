@@ -262,6 +262,7 @@ void App::advance(double real_dt) {
   ui_stats_.behind = glfwGetTime() - last_drop_time_ < 2.0;
   ui_stats_.sim_ms = panes_[size_t(active_)].sim_ms;
   ui_stats_.steps_per_frame = panes_[size_t(active_)].steps;
+  ui_stats_.solids_pins_follow = solids_pins_follow(panes_[size_t(active_)]);
 }
 
 void App::apply(const UiActions& actions) {

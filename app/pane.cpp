@@ -85,14 +85,24 @@ int add_pane_collider(Pane& pane, const nlohmann::json& entry) {
   return k;
 }
 
+std::vector<int> solids_pins_follow(const Pane& pane) {
+  std::vector<int> solids;
+  const auto cloth_doc = pane.document.find("cloth");
+  if (cloth_doc == pane.document.end() || !cloth_doc->contains("pins")) return solids;
+  for (const nlohmann::json& pin : cloth_doc->at("pins")) {
+    const int k = pin.value("collider", -1);
+    if (k >= 0 && std::find(solids.begin(), solids.end(), k) == solids.end()) solids.push_back(k);
+  }
+  return solids;
+}
+
 void remove_pane_collider(Pane& pane, int k) {
   if (k < 0 || k >= int(pane.sim->colliders().size())) throw cloth::InputError("there is no solid " + std::to_string(k));
-  nlohmann::json& cloth_doc = pane.document["cloth"];
-  if (cloth_doc.contains("pins")) {
-    for (const nlohmann::json& pin : cloth_doc["pins"]) {
-      if (pin.value("collider", -1) == k) throw cloth::InputError("a pin follows this solid: it cannot be removed");
-    }
+  const std::vector<int> followed = solids_pins_follow(pane);
+  if (std::find(followed.begin(), followed.end(), k) != followed.end()) {
+    throw cloth::InputError("a pin follows this solid: it cannot be removed");
   }
+  nlohmann::json& cloth_doc = pane.document["cloth"];
   pane.sim->colliders().remove(k);
   pane.document["colliders"].erase(size_t(k));
   if (cloth_doc.contains("pins")) {

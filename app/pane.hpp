@@ -52,6 +52,10 @@ nlohmann::json new_solid_entry(const cloth::Simulation& sim, const std::string& 
 /// document, so that a saved scene has it. Returns its index. Throws cloth::InputError.
 int add_pane_collider(Pane& pane, const nlohmann::json& entry);
 
+/// The solids that pins of the pane's scene follow ("collider": k). Their pins took a copy of
+/// the solid's path when the scene was built, so the path stays fixed while the scene runs.
+std::vector<int> solids_pins_follow(const Pane& pane);
+
 /// Removes solid k from the pane's simulation and its document (pins that follow a later solid
 /// are renumbered). Throws cloth::InputError for a solid a pin follows, or no solid k.
 void remove_pane_collider(Pane& pane, int k);

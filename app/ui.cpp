@@ -108,7 +108,7 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, UiState
     simulation_section(sim, state, actions);
   if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) material_section(sim);
   if (ImGui::CollapsingHeader("Forces", ImGuiTreeNodeFlags_DefaultOpen)) forces_section(sim);
-  if (ImGui::CollapsingHeader("Collisions")) collisions_section(sim, actions);
+  if (ImGui::CollapsingHeader("Collisions")) collisions_section(sim, stats, actions);
   if (ImGui::CollapsingHeader("Tearing")) tearing_section(sim);
   if (ImGui::CollapsingHeader("Static drape")) drape_section(sim, drape);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
@@ -236,7 +236,7 @@ void Ui::material_section(cloth::Simulation& sim) {
   error_line(material_error_);
 }
 
-void Ui::collisions_section(cloth::Simulation& sim, UiActions& actions) {
+void Ui::collisions_section(cloth::Simulation& sim, const UiStats& stats, UiActions& actions) {
   for (int k = 0; k < int(sim.colliders().size()); ++k) {
     cloth::Collider c = sim.colliders()[size_t(k)];
     ImGui::PushID(k);
@@ -249,16 +249,17 @@ void Ui::collisions_section(cloth::Simulation& sim, UiActions& actions) {
       cloth::visit_collider(widgets, c);
       std::visit([&](auto& shape) { cloth::visit_shape(widgets, shape); }, c.shape);
       ParameterWidgets motion(sim.model().type, sim.solver().integrator);
+      const bool pinned_to = std::find(stats.solids_pins_follow.begin(), stats.solids_pins_follow.end(), k) !=
+                             stats.solids_pins_follow.end();
+      ImGui::BeginDisabled(pinned_to);
       cloth::visit_motion(motion, c.motion);
+      ImGui::EndDisabled();
+      if (pinned_to) tip("Pins follow this solid: its path stays as the scene file gives it");
       if (widgets.changed() || motion.changed()) {
         apply_live(collider_error_, [&] {
-          const std::string key = "colliders." + std::to_string(k);
-          cloth::visit_collider(cloth::RangeCheck(key), std::as_const(c));  // a typed-in value
-          std::visit([&](const auto& shape) { cloth::visit_shape(cloth::RangeCheck(key), shape); }, c.shape);
-          cloth::visit_motion(cloth::RangeCheck(key + ".motion"), std::as_const(c.motion));
           cloth::update_rotation(c.shape);
-          if (motion.changed()) cloth::make_axes_perpendicular(c.motion, key + ".motion");
-          sim.colliders().replace(k, c);
+          if (motion.changed()) cloth::make_axes_perpendicular(c.motion, "colliders." + std::to_string(k) + ".motion");
+          sim.colliders().replace(k, c);  // checks a typed-in value against its declared range
         });
       }
       if (ImGui::SmallButton("Remove")) actions.remove_solid = k;

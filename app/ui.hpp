@@ -39,6 +39,7 @@ struct UiStats {
   std::string message;  ///< last status line (screenshot written, recording error, ...)
   std::string scene_path;   ///< the scene file running
   std::string scene_error;  ///< why the last scene load failed ("" = it did not)
+  std::vector<int> solids_pins_follow;  ///< their paths stay fixed while the scene runs
   StepHistory history;  ///< the last steps, for the live plots
 };
 
@@ -90,7 +91,7 @@ class Ui {
   void simulation_section(cloth::Simulation& sim, UiState& state, UiActions& actions);
   void material_section(cloth::Simulation& sim);
   void forces_section(cloth::Simulation& sim);
-  void collisions_section(cloth::Simulation& sim, UiActions& actions);
+  void collisions_section(cloth::Simulation& sim, const UiStats& stats, UiActions& actions);
   void tearing_section(cloth::Simulation& sim);
   /// The heat map's colour bar with its strain labels (top = strain in red).
   void heat_map_legend(float top);

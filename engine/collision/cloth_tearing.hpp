@@ -3,6 +3,7 @@
 // second broken edge to open, and the mesh as it was before any tear (collision/tearing.hpp
 // holds the stateless steps: which edges break, and cutting the mesh along them).
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "collision/tearing.hpp"

@@ -4,34 +4,27 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/parameter.hpp"
 
 namespace cloth {
 namespace {
 
-void check_friction(double mu) {
-  if (!std::isfinite(mu) || mu < 0 || mu > 10) {
-    throw InputError("collider friction must be in [0, 10], got " + std::to_string(mu));
-  }
-}
-
-void check_collider(const Collider& collider) {
-  if (!std::isfinite(collider.thickness) || collider.thickness < 0 || collider.thickness > 1)
-    throw InputError("collider thickness must be in [0, 1] m");
-  check_friction(collider.friction);
-  check_friction(collider.mu_kinetic());
+/// Throws InputError naming "colliders.K.<key>" for a value outside its declared range
+/// (visit_collider, visit_shape, visit_motion), or a shape whose distance is not finite.
+void check_collider(const Collider& collider, int k) {
+  const std::string key = "colliders." + std::to_string(k);
+  visit_collider(RangeCheck(key), collider);
+  std::visit([&](const auto& shape) { visit_shape(RangeCheck(key), shape); }, collider.shape);
+  visit_motion(RangeCheck(key + ".motion"), collider.motion);
   Vec3 normal;
   if (!std::isfinite(shape_signed_distance(collider.shape, Vec3::Zero(), &normal)))
-    throw InputError("collider shape has a non-finite size or position");
+    throw InputError(key + ": the shape has a non-finite size or position");
 }
 
 }  // namespace
 
-ColliderSet::ColliderSet(const std::vector<Collider>& colliders) {
-  for (const Collider& c : colliders) add(c);
-}
-
 int ColliderSet::add(const Collider& collider) {
-  check_collider(collider);
+  check_collider(collider, int(colliders_.size()));
   colliders_.push_back(collider);
   ++version_;
   return int(colliders_.size()) - 1;
@@ -39,7 +32,7 @@ int ColliderSet::add(const Collider& collider) {
 
 void ColliderSet::replace(int k, const Collider& collider) {
   if (k < 0 || k >= int(colliders_.size())) throw InputError("there is no collider " + std::to_string(k));
-  check_collider(collider);
+  check_collider(collider, k);
   colliders_[size_t(k)] = collider;
   ++version_;
 }
@@ -52,10 +45,11 @@ void ColliderSet::remove(int k) {
 
 void ColliderSet::set_friction(int k, double static_mu, double kinetic_mu) {
   if (k < 0 || k >= int(colliders_.size())) throw InputError("there is no collider " + std::to_string(k));
-  check_friction(static_mu);
-  check_friction(kinetic_mu);
-  colliders_[size_t(k)].friction = static_mu;
-  colliders_[size_t(k)].kinetic_friction = kinetic_mu;
+  Collider changed = colliders_[size_t(k)];
+  changed.friction = static_mu;
+  changed.kinetic_friction = kinetic_mu;
+  check_collider(changed, k);
+  colliders_[size_t(k)] = std::move(changed);
 }
 
 void ColliderSet::set_offset(int k, const Vec3& offset) {

@@ -2,7 +2,9 @@
 // The solids of a scene as the user edits them while it runs (the app's Collisions panel and its
 // Shift + drag): each change is validated, and a version number tells the renderer when to
 // rebuild its meshes.
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "collision/collider.hpp"
@@ -12,8 +14,8 @@ namespace cloth {
 class ColliderSet {
  public:
   ColliderSet() = default;
-  /// The scene's solids, each checked as by add() (throws InputError on the first bad one).
-  explicit ColliderSet(const std::vector<Collider>& colliders);
+  /// The scene's solids, as its reader checked them.
+  explicit ColliderSet(std::vector<Collider> colliders) : colliders_(std::move(colliders)) {}
 
   const std::vector<Collider>& all() const { return colliders_; }
   size_t size() const { return colliders_.size(); }
@@ -23,8 +25,8 @@ class ColliderSet {
   auto end() const { return colliders_.end(); }
 
   /// Adds a solid; it takes part from the next step. Returns its index. Throws InputError for a
-  /// NaN or out-of-range thickness ([0, 1] m) or friction ([0, 10]), or a shape whose distance
-  /// is not finite.
+  /// value outside its declared range (visit_collider, visit_shape, visit_motion; NaN included)
+  /// or a shape whose distance is not finite.
   int add(const Collider& collider);
   /// Puts `collider` in place of solid k, checked as by add(). Throws InputError if there is no
   /// solid k.
@@ -32,7 +34,7 @@ class ColliderSet {
   /// Removes solid k; the later ones move down one index. Throws InputError if there is none.
   void remove(int k);
   /// Coulomb coefficients of solid k, static and kinetic (dimensionless). Throws InputError for a
-  /// missing solid or a coefficient that is NaN or outside [0, 10].
+  /// missing solid or a coefficient outside its declared range (NaN included).
   void set_friction(int k, double static_mu, double kinetic_mu);
   /// Moves solid k by hand (the mouse) to `offset` from where the scene put it, on top of its
   /// motion, m. Ignored for an index out of range or a non-finite offset.

@@ -1,7 +1,6 @@
 #pragma once
 // The time integrators a simulation can use, and their one name table.
 #include "core/enum_names.hpp"
-#include "core/parameter.hpp"
 
 namespace cloth {
 

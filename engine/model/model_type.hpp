@@ -1,7 +1,6 @@
 #pragma once
 // The material models a cloth can use, and their one name table.
 #include "core/enum_names.hpp"
-#include "core/parameter.hpp"
 
 namespace cloth {
 

@@ -14,7 +14,7 @@ namespace cloth {
 
 Simulation::Simulation(ClothModel model, std::vector<Collider> colliders,
                        std::vector<int> pinned_vertices, SolverSettings solver, Vec3 gravity)
-    : model_(std::move(model)), colliders_(colliders), pins_(model_.vertex_count(), pinned_vertices),
+    : model_(std::move(model)), colliders_(std::move(colliders)), pins_(model_.vertex_count(), pinned_vertices),
       tearing_(model_.mesh), stretch_triangles_(build_stretch_shear(model_.mesh)),
       self_collider_(model_.mesh) {
   set_solver(solver);

@@ -40,11 +40,11 @@ class SimulationView {
   // Counters that change when something must be uploaded again.
   std::uint64_t state_version() const;     ///< positions changed
   std::uint64_t topology_version() const;  ///< the mesh's vertices or triangles changed (tear, mend)
-  std::uint64_t collider_version() const;  ///< a solid was added or removed
+  std::uint64_t collider_version() const;  ///< a solid was added, replaced or removed
 
   // What a pane's label says.
   const SolverSettings& solver() const;
-  int instabilities() const;  ///< blow-ups recovered from since the start
+  int instabilities() const;  ///< blow-ups and stopped motions since the start
 
   // Derived from the state, computed on each call.
   /// Per vertex, the largest strain (elongation / rest length) of the mesh edges through it, at

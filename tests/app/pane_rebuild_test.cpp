@@ -107,9 +107,11 @@ TEST(PaneSolids, ASolidAPinFollowsIsNotRemoved) {
        R"(cloth.pins=[{"corner": "min-min", "collider": 1}])",
        R"(colliders=[{"type": "plane"}, {"type": "sphere", "center": [0, 0.5, 0], "radius": 0.1, "motion": {"type": "linear", "velocity": [0, 0.1, 0]}}])"});
   app::Pane& pane = panes.front();
+  EXPECT_EQ(app::solids_pins_follow(pane), std::vector<int>{1});  // the panel fixes its path
   EXPECT_THROW(app::remove_pane_collider(pane, 1), cloth::InputError);
   app::remove_pane_collider(pane, 0);  // the plane: the pin now follows solid 0
   EXPECT_EQ(pane.document["cloth"]["pins"][0]["collider"], 0);
+  EXPECT_EQ(app::solids_pins_follow(pane), std::vector<int>{0});
   std::vector<std::string> warnings;
   EXPECT_NO_THROW(cloth::parse_scene(pane.document, pane.source_dir, warnings));
 }

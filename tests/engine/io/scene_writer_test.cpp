@@ -152,16 +152,16 @@ TEST(SceneWriter, ASolidChangedLiveIsSavedAsItRuns) {
   c.motion.amplitude = 0.05;
   c.motion.axis_u = Vec3(0, 1, 0);
   c.motion.axis_v = Vec3(0, 0, 1);
-  const std::uint64_t version = sim->collider_version();
+  const std::uint64_t version = sim->colliders().version();
   sim->colliders().replace(0, c);
-  EXPECT_NE(sim->collider_version(), version) << "the renderer rebuilds the solid's mesh";
+  EXPECT_NE(sim->colliders().version(), version) << "the renderer rebuilds the solid's mesh";
   Collider bad = c;
   bad.thickness = -1;
   EXPECT_THROW(sim->colliders().replace(0, bad), InputError);
   bad = c;
   bad.friction = std::nan("");
   EXPECT_THROW(sim->colliders().replace(0, bad), InputError);
-  EXPECT_THROW(sim->set_collider(int(sim->colliders().size()), c), InputError);
+  EXPECT_THROW(sim->colliders().replace(int(sim->colliders().size()), c), InputError);
   EXPECT_EQ(sim->colliders()[0].thickness, 0.012) << "a refused change keeps the solid";
 
   const nlohmann::json saved = scene_document(base, kSceneDir, *sim, CameraSpec{});
