@@ -15,7 +15,7 @@ namespace cloth::drape {
 namespace {
 
 enum Kind : std::uint8_t {
-  kSpring, kBwStretchShear, kBwBend, kEaEdge, kEaTriangle, kFeynmanSpring, kFeynmanBend,
+  kSpring, kBwStretchShear, kBend, kEaEdge, kEaTriangle, kFeynmanSpring, kFeynmanBend,
   kBreenLink, kBreenBend, kBreenTrellis,
 };
 
@@ -26,7 +26,7 @@ void for_each_element_ref(const ClothModel& m, Visit&& visit) {
     visit(kSpring, e, std::array<int, 2>{m.springs[e].i, m.springs[e].j});
   }
   for (size_t e = 0; e < m.bw_triangles.size(); ++e) visit(kBwStretchShear, e, m.bw_triangles[e].v);
-  for (size_t e = 0; e < m.bw_bends.size(); ++e) visit(kBwBend, e, m.bw_bends[e].v);
+  for (size_t e = 0; e < m.bend_triangles.size(); ++e) visit(kBend, e, m.bend_triangles[e].v);
   for (size_t e = 0; e < m.edge_area.edges.size(); ++e) visit(kEaEdge, e, m.edge_area.edges[e].v);
   for (size_t e = 0; e < m.edge_area.triangles.size(); ++e) {
     visit(kEaTriangle, e, m.edge_area.triangles[e].v);
@@ -85,9 +85,9 @@ double element(const ClothModel& model, ElementRef r, int i, const std::vector<V
       return take(eval_stretch(t, x, v, m.stretch, m.rest_stretch_u, m.rest_stretch_v, m.damping), t.v, i, force) +
              take(eval_shear(t, x, v, m.shear, m.damping), t.v, i, force);
     }
-    case kBwBend: {
-      const BendEdge& e = model.bw_bends[r.index];
-      return take(eval_bend(e, x, v, m.bending, m.bending_damping), e.v, i, force);
+    case kBend: {
+      const ShapeOperatorTriangle& t = model.bend_triangles[r.index];
+      return take(eval_shape_operator_bend(t, x, v, m.bending, m.bending_damping), t.v, i, force);
     }
     case kEaEdge: {
       const EdgeLengthElement& e = model.edge_area.edges[r.index];

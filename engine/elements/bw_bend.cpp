@@ -86,7 +86,8 @@ namespace {
 // c_B = (t_B - 1, -t_B, 0, 1), and the Hessian is its exact derivative by the product rule:
 //   H = sum_X [ c_X (x) dg_X/dx + (1, -1, 0, 0) (x) g_X (dt_X/dx)^T ],
 // dg_X/dx from dg = -N e_hat^T de / |N|^2 - |e| / |N|^2 (I - 2 n n^T) dN, dN from N's cross products.
-// With `hessian` false only C and dC/dx are computed (c.hess stays zero): eval_bend_definite.
+// With `hessian` false only C and dC/dx are computed (c.hess stays zero): eval_bend_definite and
+// the shape-operator bend's Gauss-Newton stiffness.
 Condition<12, 1> hinge_condition(const BendEdge& be, const std::vector<Vec3>& x, bool hessian) {
   const Hinge h = hinge(x[be.v[0]], x[be.v[1]], x[be.v[2]], x[be.v[3]]);
   const double len = h.e.norm();
@@ -138,8 +139,8 @@ Condition<12, 1> hinge_condition(const BendEdge& be, const std::vector<Vec3>& x,
 
 }  // namespace
 
-Condition<12, 1> bend_condition(const BendEdge& be, const std::vector<Vec3>& x) {
-  return hinge_condition(be, x, /*hessian=*/true);
+Condition<12, 1> bend_condition(const BendEdge& be, const std::vector<Vec3>& x, bool hessian) {
+  return hinge_condition(be, x, hessian);
 }
 
 // Per-hinge constants B weight |e|^2 / (A1 + A2) (header, SI notes); damping scaled alike.

@@ -106,7 +106,9 @@ Condition<9, 2> stretch_condition(const StretchShearTriangle& t, const std::vect
 Condition<9, 1> shear_condition(const StretchShearTriangle& t, const std::vector<Vec3>& x);
 /// C = theta - rest_angle, wrapped into (-pi, pi]; theta = atan2((n_A x n_B) . e_hat, n_A . n_B)
 /// (sec. 4.3), differentiated exactly (the paper's constant-normal-length shortcut is not used).
-Condition<12, 1> bend_condition(const BendEdge& e, const std::vector<Vec3>& x);
+/// With `hessian` false only C and dC/dx are computed (hess stays zero). The sign of theta does
+/// not depend on which triangle is A: swapping them reverses e and exchanges n_A, n_B.
+Condition<12, 1> bend_condition(const BendEdge& e, const std::vector<Vec3>& x, bool hessian = true);
 
 /// Energy, force and Jacobians of E = k/2 C^T C (eqs. 7-8) plus damping d = -k_d dC/dx C_dot
 /// (eq. 11) for element velocities vel (N values, same order as the condition's coordinates).

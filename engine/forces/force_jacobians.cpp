@@ -51,7 +51,7 @@ void scatter_element(const ElementEval<N>& e, const std::array<int, V>& v,
 
 // Elements per chunk of evaluate_then_add. A chunk's evaluations (about 0.4 ms on one thread)
 // outweigh the start of a parallel region; its two buffers take 2.8 MB for the triangles (2.75 KB
-// per triangle's stretch and shear) and 2.5 MB for the hinges. 256 took 4% longer at 100².
+// per triangle's stretch and shear) and 5.6 MB for the bend triangles (5.5 KB each). 256 took 4% longer at 100².
 constexpr size_t kElementChunk = 512;
 // Fewer elements than this are evaluated and added on the calling thread (about 0.1 ms of work,
 // a few times what starting a parallel region costs).
@@ -98,8 +98,8 @@ void evaluate_then_add(size_t count, int threads, std::array<std::vector<Eval>, 
 
 // Baraff-Witkin cloth (the implicit integrator's own model): forces and Jacobians in one pass
 // over the elements, each kind made definite by a method of its own (eval_stretch_definite: two
-// small eigenproblems; eval_shear_definite: closed form; eval_bend_definite: Gauss-Newton below
-// 0.2 rad) instead of add_internal_jacobians' generic eigen-projection, added in the same order as
+// small eigenproblems; eval_shear_definite: closed form; eval_shape_operator_bend_definite:
+// Gauss-Newton below 0.2 rad) instead of add_internal_jacobians' generic eigen-projection, added in the same order as
 // internal_forces.cpp on every thread count (evaluate_then_add), so f is bit for bit
 // compute_forces' sum.
 bool only_baraff_witkin_elements(const ClothModel& model) {
@@ -133,14 +133,16 @@ void add_baraff_witkin(const ClothModel& model, const ClothState& state, bool de
         scatter_element(e.shear, model.bw_triangles[k].v, slots.bw_triangles[k], f, jac);
       });
   evaluate_then_add(
-      model.bw_bends.size(), threads, buffers.hinges,
+      model.bend_triangles.size(), threads, buffers.bends,
       [&](size_t k) {
-        const BendEdge& e = model.bw_bends[k];
-        // Bend makes its own stiffness definite (eval_bend_definite: mostly Gauss-Newton).
-        return definite ? eval_bend_definite(e, state.x, state.v, m.bending, m.bending_damping)
-                        : eval_bend(e, state.x, state.v, m.bending, m.bending_damping);
+        const ShapeOperatorTriangle& t = model.bend_triangles[k];
+        // Bend makes its own stiffness definite (mostly Gauss-Newton).
+        return definite ? eval_shape_operator_bend_definite(t, state.x, state.v, m.bending, m.bending_damping)
+                        : eval_shape_operator_bend(t, state.x, state.v, m.bending, m.bending_damping);
       },
-      [&](size_t k, const ElementEval<12>& e) { scatter_element(e, model.bw_bends[k].v, slots.bw_bends[k], f, jac); });
+      [&](size_t k, const ElementEval<18>& e) {
+        scatter_element(e, model.bend_triangles[k].v, slots.bend_triangles[k], f, jac);
+      });
 }
 
 }  // namespace
@@ -201,7 +203,7 @@ std::vector<char> weak_bend_slots(const ClothModel& model, const BlockSparseMatr
 ElementSlots::ElementSlots(const ClothModel& model, const BlockSparseMatrix& pattern)
     : springs(model, pattern),
       bw_triangles(element_slots(pattern, model.bw_triangles, &StretchShearTriangle::v)),
-      bw_bends(element_slots(pattern, model.bw_bends, &BendEdge::v)) {
+      bend_triangles(element_slots(pattern, model.bend_triangles, &ShapeOperatorTriangle::v)) {
   triangles.reserve(model.mesh.triangles.size());
   for (const auto& tri : model.mesh.triangles) triangles.push_back(stencil_slots(pattern, tri));
 }
@@ -218,7 +220,7 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, bool definite,
                              const ElementSlots& slots, std::vector<Vec3>& f, JacobianTarget& jac,
                              JacobianCorrection* correction, int threads, ElementEvalBuffers* buffers) {
-  assert(slots.springs.slots.size() == model.springs.size() && slots.bw_triangles.size() == model.bw_triangles.size() && slots.bw_bends.size() == model.bw_bends.size() &&
+  assert(slots.springs.slots.size() == model.springs.size() && slots.bw_triangles.size() == model.bw_triangles.size() && slots.bend_triangles.size() == model.bend_triangles.size() &&
          slots.triangles.size() == model.mesh.triangles.size() && "slots of another model");
   if (correction) correction->clear();
   jac.set_zero(threads);
@@ -229,7 +231,7 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
   } else {
     // The material's forces in the Jacobians' pass (the springs on `threads`).
     compute_external_forces(model, state, ext, t, f);
-    add_internal_jacobians(model, state, definite, jac, &slots.springs, threads, &f);
+    add_internal_jacobians(model, state, definite, jac, &slots.springs, threads, &f, /*step_bend=*/true);
   }
   jac.add_dfdv_diagonal(model.mass, -model.material.velocity_damping);  // -m c I
   if (ext.drag > 0) {

@@ -58,7 +58,7 @@ std::vector<char> weak_bend_slots(const ClothModel& model, const BlockSparseMatr
 struct ElementSlots {
   SpringSlots springs;                           ///< per model.springs, and their tiles
   std::vector<std::array<int, 9>> bw_triangles;  ///< per model.bw_triangles (stretch and shear)
-  std::vector<std::array<int, 16>> bw_bends;     ///< per model.bw_bends
+  std::vector<std::array<int, 36>> bend_triangles;  ///< per model.bend_triangles
   std::vector<std::array<int, 9>> triangles;     ///< per model.mesh.triangles (drag / wind)
 
   ElementSlots() = default;
@@ -85,14 +85,14 @@ struct JacobianCorrection {
 
 /// Scratch of the Baraff-Witkin elements' assembly on several threads (force_jacobians.cpp,
 /// evaluate_then_add): two chunks of element results each, for the triangles (stretch and shear)
-/// and for the hinges, about 5.3 MB in all. The implicit integrator keeps one, so that its steps
+/// and for the bend triangles, about 8.4 MB in all. The implicit integrator keeps one, so that its steps
 /// allocate nothing and the memory goes with it.
 struct ElementEvalBuffers {
   struct StretchShear {
     ElementEval<9> stretch, shear;
   };
   std::array<std::vector<StretchShear>, 2> triangles;
-  std::array<std::vector<ElementEval<12>>, 2> hinges;
+  std::array<std::vector<ElementEval<18>>, 2> bends;
 };
 
 /// f (as compute_forces; the springs' and other non-Baraff-Witkin elements' forces are summed
@@ -101,8 +101,8 @@ struct ElementEvalBuffers {
 /// in ∂f/∂v; gravity has none; drag/wind give their exact ∂f/∂v, and of their ∂f/∂x only the
 /// symmetric part (the rest is not symmetric, which CG cannot take: the same choice B&W make
 /// for damping in section 4.5). With `definite`, each material element's ∂f/∂x is made negative
-/// semidefinite (see internal_forces.hpp; Baraff-Witkin bend hinges mostly by Gauss-Newton,
-/// eval_bend_definite) so that the implicit system stays positive definite.
+/// semidefinite (see internal_forces.hpp; the shape-operator bend mostly by Gauss-Newton,
+/// eval_shape_operator_bend_definite) so that the implicit system stays positive definite.
 /// `correction`, when given, is filled with what the drag/wind blocks left out (above).
 /// The Jacobians go to `jac` (set to zero first): two matrices, or the implicit step's A with
 /// ∂f/∂x d (jacobian_target.hpp). `slots` must be ElementSlots(model, jac.pattern()). `threads`:

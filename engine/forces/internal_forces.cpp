@@ -10,43 +10,48 @@ namespace cloth {
 
 namespace {
 
-// Calls visit(eval, vertices) for every element given as an ElementEval kernel: Baraff-Witkin
-// stretch and shear per triangle (N = 9) and bend per interior edge (N = 12); edge-area's edges
-// (N = 6) and triangles (N = 9); Feynman's springs (N = 6) and angular bends (N = 9); Breen links
-// (N = 6), thread bends and trellis corners (N = 9). Only the arrays of the model's type are
-// non-empty.
+// Calls visit(eval, vertices, definite) for every element given as an ElementEval kernel:
+// Baraff-Witkin stretch and shear per triangle (N = 9); the shape-operator bend per triangle
+// (N = 18; springs, Baraff-Witkin, edge-area); edge-area's edges (N = 6) and triangles (N = 9);
+// Feynman's springs (N = 6) and angular bends (N = 9); Breen links (N = 6), thread bends and
+// trellis corners (N = 9). Only the arrays of the model's type are non-empty. With
+// `definite_bend`, the bend elements come with their own definite stiffness (Gauss-Newton at
+// small angles: an 18 x 18 projection per triangle would dominate the step) and `definite` is
+// true in their visit.
 template <typename Visit>
-void for_each_element(const ClothModel& model, const ClothState& state, Visit&& visit) {
+void for_each_element(const ClothModel& model, const ClothState& state, bool definite_bend, Visit&& visit) {
   const SpringMaterial& m = model.material;
   for (const StretchShearTriangle& t : model.bw_triangles) {
-    visit(eval_stretch(t, state.x, state.v, m.stretch, m.rest_stretch_u, m.rest_stretch_v, m.damping), t.v);
-    visit(eval_shear(t, state.x, state.v, m.shear, m.damping), t.v);
+    visit(eval_stretch(t, state.x, state.v, m.stretch, m.rest_stretch_u, m.rest_stretch_v, m.damping), t.v, false);
+    visit(eval_shear(t, state.x, state.v, m.shear, m.damping), t.v, false);
   }
-  for (const BendEdge& e : model.bw_bends) {
-    visit(eval_bend(e, state.x, state.v, m.bending, m.bending_damping), e.v);
+  for (const ShapeOperatorTriangle& t : model.bend_triangles) {
+    visit(definite_bend ? eval_shape_operator_bend_definite(t, state.x, state.v, m.bending, m.bending_damping)
+                        : eval_shape_operator_bend(t, state.x, state.v, m.bending, m.bending_damping),
+          t.v, definite_bend);
   }
   for (const EdgeLengthElement& e : model.edge_area.edges) {
-    visit(eval_edge_length(e, state.x, state.v, m.stretch, m.damping), e.v);
+    visit(eval_edge_length(e, state.x, state.v, m.stretch, m.damping), e.v, false);
   }
   for (const TriangleAreaElement& t : model.edge_area.triangles) {
-    visit(eval_triangle_area(t, state.x, state.v, m.area_stiffness, m.damping), t.v);
+    visit(eval_triangle_area(t, state.x, state.v, m.area_stiffness, m.damping), t.v, false);
   }
   for (const FeynmanSpring& s : model.feynman.springs) {
     visit(eval_feynman_spring(s, state.x, state.v, model.feynman_spring_k, m.diagonal_ratio, m.buckling,
-                              m.damping), s.v);
+                              m.damping), s.v, false);
   }
   for (const FeynmanBend& b : model.feynman.bends) {
-    visit(eval_feynman_bend(b, state.x, state.v, m.bending, m.bending_damping), b.v);
+    visit(eval_feynman_bend(b, state.x, state.v, m.bending, m.bending_damping), b.v, false);
   }
   const BreenCurves& breen = model.breen_curves;
   for (const BreenLink& l : model.breen.links) {
-    visit(eval_breen_stretch(l, state.x, state.v, breen.well_scale, m.damping), l.v);
+    visit(eval_breen_stretch(l, state.x, state.v, breen.well_scale, m.damping), l.v, false);
   }
   for (const BreenBend& b : model.breen.bends) {
-    visit(eval_breen_bend(b, state.x, state.v, b.thread == 0 ? breen.warp : breen.weft), b.v);
+    visit(eval_breen_bend(b, state.x, state.v, b.thread == 0 ? breen.warp : breen.weft), b.v, false);
   }
   for (const BreenTrellis& t : model.breen.trellis) {
-    visit(eval_breen_trellis(t, state.x, state.v, breen.shear, m.damping), t.v);
+    visit(eval_breen_trellis(t, state.x, state.v, breen.shear, m.damping), t.v, false);
   }
 }
 
@@ -74,13 +79,13 @@ void add_internal_forces(const ClothModel& model, const ClothState& state, std::
     f[s.i] += fi;
     f[s.j] -= fi;
   }
-  for_each_element(model, state, [&](const auto& eval, const auto& v) { scatter_force(eval, v, f); });
+  for_each_element(model, state, false, [&](const auto& eval, const auto& v, bool) { scatter_force(eval, v, f); });
 }
 
 double internal_energy(const ClothModel& model, const ClothState& state) {
   double e = 0;
   for (const Spring& s : model.springs) e += spring_energy(s, state.x[s.i], state.x[s.j]);
-  for_each_element(model, state, [&](const auto& eval, const auto&) { e += eval.energy; });
+  for_each_element(model, state, false, [&](const auto& eval, const auto&, bool) { e += eval.energy; });
   return e;
 }
 
@@ -97,7 +102,7 @@ SpringSlots::SpringSlots(const ClothModel& model, const BlockSparseMatrix& patte
 
 void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
                             JacobianTarget& jac, const SpringSlots* springs, int threads,
-                            std::vector<Vec3>* f) {
+                            std::vector<Vec3>* f, bool step_bend) {
   const auto evaluate = [&](int k) {
     const Spring& s = model.springs[size_t(k)];
     return evaluate_spring(s, state.x[s.i], state.x[s.j], state.v[s.i], state.v[s.j], definite);
@@ -136,9 +141,9 @@ void add_internal_jacobians(const ClothModel& model, const ClothState& state, bo
                  evaluate(static_cast<int>(k)));
     }
   }
-  for_each_element(model, state, [&](const auto& eval, const auto& v) {
+  for_each_element(model, state, definite && step_bend, [&](const auto& eval, const auto& v, bool already_definite) {
     if (f) scatter_force(eval, v, *f);
-    scatter_jacobians(eval, v, definite, jac);
+    scatter_jacobians(eval, v, definite && !already_definite, jac);
   });
 }
 

@@ -36,16 +36,21 @@ struct SpringSlots {
 
 /// The material's Jacobian blocks into `jac` (∂f/∂x and ∂f/∂v, or the implicit step's A). With
 /// `definite`, each element's stiffness is made negative semidefinite (springs: compression
-/// clamp; Baraff-Witkin: project_psd of the element Hessian), so the implicit system matrix stays
+/// clamp; shape-operator bend: Gauss-Newton at small angles, else projected; other elements:
+/// project_psd of the element Hessian), so the implicit system matrix stays
 /// positive definite. `springs`, when given
 /// (SpringSlots of this model and the matrices' pattern), adds the springs' blocks without
 /// searching the rows, tile by tile on up to `threads` threads (the implicit integrator's hot
 /// path); otherwise they are added one by one in index order. With `f`, the forces are added
 /// to it in the same pass (one evaluation per element: a spring's force and Jacobians come from
 /// one evaluate_spring), as add_internal_forces but summed in this order: equal up to rounding.
+/// `step_bend` (with `definite`): the shape-operator bend elements give the implicit step's
+/// definite stiffness (eval_shape_operator_bend_definite: Gauss-Newton at small angles, no
+/// eigensolve) instead of the projection of their exact one (Newton's static drape wants the
+/// latter: quadratic convergence where bending moments stay).
 void add_internal_jacobians(const ClothModel& model, const ClothState& state, bool definite,
                             JacobianTarget& jac, const SpringSlots* springs = nullptr, int threads = 1,
-                            std::vector<Vec3>* f = nullptr);
+                            std::vector<Vec3>* f = nullptr, bool step_bend = false);
 
 /// visit(i, j) for each pair of vertices coupled by one of the material's elements (part of the
 /// sparsity pattern), element by element: every element couples all of its vertices. A pair
@@ -55,10 +60,12 @@ void for_each_internal_pair(const ClothModel& model, Visit&& visit) {
   for (const Spring& s : model.springs) visit(s.i, s.j);
   const auto stencil = [&](const auto& v) {
     for (size_t a = 0; a < v.size(); ++a) {
-      for (size_t b = a + 1; b < v.size(); ++b) visit(v[a], v[b]);
+      for (size_t b = a + 1; b < v.size(); ++b) {
+        if (v[a] != v[b]) visit(v[a], v[b]);  // a boundary edge's bend slot repeats a vertex
+      }
     }
   };
-  for (const BendEdge& e : model.bw_bends) stencil(e.v);
+  for (const ShapeOperatorTriangle& t : model.bend_triangles) stencil(t.v);
   for (const FeynmanSpring& s : model.feynman.springs) stencil(s.v);
   for (const FeynmanBend& b : model.feynman.bends) stencil(b.v);
   for (const BreenLink& l : model.breen.links) stencil(l.v);

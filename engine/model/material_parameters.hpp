@@ -24,6 +24,11 @@ void visit_material(Visitor&& v, Material& m) {
               .log = true, .ui_lo = 0.1, .ui_hi = 1e5, .models = used_by(Springs, BaraffWitkin, Breen)});
   v(m.bending, {.key = "bending", .unit = "N*m", .lo = 0, .hi = 10, .tip = "Bending rigidity B",
                 .log = true, .ui_lo = 1e-7, .ui_hi = 1e-1});
+  v(m.bend_element, {.key = "bend_element", .label = "bend element",
+                     .tip = "shape-operator: the plate bending energy 1/2 B kappa^2 on any mesh "
+                            "(as baraff-witkin and edge-area); bend-springs: Yu's springs two "
+                            "cells long, k = B / h^2 (classic, softer)",
+                     .models = used_by(Springs)});
   v(m.damping, {.key = "damping", .unit = "N*s/m", .lo = 0, .hi = 1e4, .label = "spring damping",
                 .tip = "Damping of each element's strain rate (Baraff & Witkin 1998, eq. 11-12)",
                 .log = true, .ui_lo = 0, .ui_hi = 10});
@@ -35,7 +40,7 @@ void visit_material(Visitor&& v, Material& m) {
   v(m.bending_damping, {.key = "bending_damping", .unit = "N*m*s", .lo = 0, .hi = 10,
                         .label = "bend damping", .tip = "Condition damping of the bend angle",
                         .log = true, .ui_lo = 0, .ui_hi = 1e-2,
-                        .models = used_by(BaraffWitkin, EdgeArea, Feynman)});
+                        .models = used_by(Springs, BaraffWitkin, EdgeArea, Feynman)});
   v(m.area_stiffness, {.key = "area_stiffness", .unit = "N/m", .lo = 0, .hi = 1e8,
                        .label = "area stiffness",
                        .tip = "beta of the implicit cloth project's triangle-area term (stretch is "
@@ -57,7 +62,7 @@ void visit_material(Visitor&& v, Material& m) {
     {.key = "bend_anisotropy", .lo = 0, .hi = 1e3, .label = "bend factor u, v",
      .tip = "Factors on the bending rigidity for creases along u and along v (Baraff & Witkin "
             "1998, sec. 4.3; Breen: warp and weft)",
-     .log = true, .ui_lo = 0.01, .ui_hi = 100, .models = used_by(BaraffWitkin, EdgeArea, Breen)});
+     .log = true, .ui_lo = 0.01, .ui_hi = 100, .models = used_by(Springs, BaraffWitkin, EdgeArea, Breen)});
 }
 
 /// Calls v(field, ParamInfo) for each parameter of "cloth.material.density_pattern".

@@ -74,8 +74,14 @@ ClothModel build_model(RestMesh mesh, const SpringMaterial& material, ModelType 
   model.mesh = std::move(mesh);
   model.type = type;
   model.edges = unique_edges(model.mesh);
+  model.material.bend_element = material.bend_element;  // set_material rebuilds when it changes
   switch (type) {
-    case ModelType::Springs: model.springs = build_springs(model.mesh); break;
+    case ModelType::Springs:
+      model.springs = build_springs(model.mesh);
+      if (material.bend_element == BendElement::ShapeOperator) {
+        std::erase_if(model.springs, [](const Spring& s) { return s.type == SpringType::Bend; });
+      }
+      break;
     case ModelType::BaraffWitkin: model.bw_triangles = build_stretch_shear(model.mesh); break;
     case ModelType::EdgeArea: model.edge_area = build_edge_area_elements(model.mesh); break;
     case ModelType::Feynman: model.feynman = build_feynman_elements(model.mesh); break;
@@ -90,13 +96,27 @@ ClothModel build_model(RestMesh mesh, const SpringMaterial& material, ModelType 
   return model;
 }
 
+namespace {
+
+bool uses_shape_operator_bend(ModelType type, const SpringMaterial& material) {
+  return type == ModelType::BaraffWitkin || type == ModelType::EdgeArea ||
+         (type == ModelType::Springs && material.bend_element == BendElement::ShapeOperator);
+}
+
+}  // namespace
+
 void set_material(ClothModel& model, const SpringMaterial& material) {
   validate_material(material);
+  if (model.type == ModelType::Springs && material.bend_element != model.material.bend_element) {
+    model = build_model(std::move(model.mesh), material, model.type);
+    return;
+  }
   model.material = material;
   model.mass = lumped_masses(model.mesh, material);
   apply_spring_material(model.springs, material);
   // The sec. 4.3 anisotropic weights live in the bend elements: rebuild them (cheap).
-  if (model.type == ModelType::BaraffWitkin || model.type == ModelType::EdgeArea) {
+  if (uses_shape_operator_bend(model.type, material)) {
+    model.bend_triangles = build_shape_operator_bend(model.mesh, material.bend_k_u, material.bend_k_v);
     model.bw_bends = build_bend_edges(model.mesh, material.bend_k_u, material.bend_k_v);
   }
   // Sec. 5.4: the spring constant whose lattice has the material's modulus along the threads.

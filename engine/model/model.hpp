@@ -10,6 +10,7 @@
 #include "elements/edge_area_energy.hpp"
 #include "elements/feynman_energy.hpp"
 #include "elements/material.hpp"
+#include "elements/shape_operator_bend.hpp"
 #include "mesh/mesh.hpp"
 #include "model/model_type.hpp"
 #include "elements/springs.hpp"
@@ -35,7 +36,12 @@ struct ClothModel {
   std::vector<Edge> edges;       ///< unique triangle edges
   std::vector<Spring> springs;   ///< ModelType::Springs elements
   std::vector<StretchShearTriangle> bw_triangles;  ///< ModelType::BaraffWitkin stretch + shear
-  std::vector<BendEdge> bw_bends;                  ///< ModelType::BaraffWitkin and EdgeArea bend
+  /// Bending of ModelType::BaraffWitkin, EdgeArea and Springs (unless its material keeps the
+  /// classic bend springs): one shape-operator element per triangle.
+  std::vector<ShapeOperatorTriangle> bend_triangles;
+  /// The same interior edges as B&W hinges: XPBD's bend constraints only (its conditions are
+  /// scalar per hinge; the shape-operator energy couples three), empty when bend_triangles is.
+  std::vector<BendEdge> bw_bends;
   EdgeAreaElements edge_area;  ///< ModelType::EdgeArea edges and triangles
   FeynmanElements feynman;     ///< ModelType::Feynman springs and angular bends
   double feynman_spring_k = 0; ///< k_s giving the material's thread modulus (set_material), N/m
@@ -51,7 +57,8 @@ struct ClothModel {
 ClothModel build_model(RestMesh mesh, const SpringMaterial& material,
                        ModelType type = ModelType::Springs);
 
-/// Re-applies a changed material (live slider edits): masses and spring constants.
+/// Re-applies a changed material (live slider edits): masses and spring constants. A changed
+/// bend_element rebuilds the springs model's element arrays (a new coupling pattern).
 void set_material(ClothModel& model, const SpringMaterial& material);
 
 /// Throws InputError naming the parameter if any value is NaN, negative or absurd.

@@ -24,7 +24,13 @@ inline void check_finite_model(const cloth::ClothModel& m) {
   }
   for (const cloth::BendEdge& b : m.bw_bends) {
     if (!std::isfinite(b.rest_angle) || !std::isfinite(b.weight) || !std::isfinite(b.scale)) {
-      violated("a bend element is not finite");
+      violated("a bend hinge is not finite");
+    }
+  }
+  for (const cloth::ShapeOperatorTriangle& t : m.bend_triangles) {
+    if (!t.stiffness.allFinite()) violated("a bend element is not finite");
+    for (const cloth::BendEdge& b : t.hinges) {
+      if (!std::isfinite(b.rest_angle)) violated("a bend element's rest angle is not finite");
     }
   }
 }

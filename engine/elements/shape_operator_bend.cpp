@@ -1,0 +1,119 @@
+// Shape-operator bend element (shape_operator_bend.hpp): the hinge angles of a triangle's three
+// edges (bend_condition, Baraff & Witkin 1998, sec. 4.3) coupled through the triangle's discrete
+// shape operator.
+#include "elements/shape_operator_bend.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "core/error.hpp"
+#include "geometry/element_geometry.hpp"
+
+namespace cloth {
+
+namespace {
+
+// Element slots of hinge i's four vertices (v[i], v[i+1], v[i+2], v[3+i]).
+constexpr int kLocal[3][4] = {{0, 1, 2, 3}, {1, 2, 0, 4}, {2, 0, 1, 5}};
+
+ElementEval<18> evaluate(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,
+                         const std::vector<Vec3>& v, double bending, double damping, bool definite) {
+  assert(v.size() == x.size());
+  Eigen::Vector3d theta = Eigen::Vector3d::Zero();
+  Eigen::Matrix<double, 3, 18> jac = Eigen::Matrix<double, 3, 18>::Zero();  // dtheta_i / dx
+  for (int i = 0; i < 3; ++i) {
+    if (!t.interior[size_t(i)]) continue;
+    const Condition<12, 1> c = bend_condition(t.hinges[size_t(i)], x, /*hessian=*/false);
+    theta[i] = c.value[0];
+    for (int a = 0; a < 4; ++a) jac.block<1, 3>(i, 3 * kLocal[i][a]) = c.grad.col(0).segment<3>(3 * a).transpose();
+  }
+  const Eigen::Vector3d theta_dot = jac * gather<6>(t.v, v);
+  const Eigen::Vector3d effective = bending * theta + damping * theta_dot;  // N*m per hinge
+  const Eigen::Vector3d g = t.stiffness * effective;                        // dE/dtheta + damping
+
+  ElementEval<18> out;
+  out.energy = 0.5 * bending * theta.dot(t.stiffness * theta);
+  out.force = -jac.transpose() * g;
+  Eigen::Matrix<double, 18, 18> jkj = jac.transpose() * t.stiffness * jac;
+  jkj = 0.5 * (jkj + jkj.transpose());  // bit-symmetric: A stores one block of each pair
+  out.dfdv = -damping * jkj;
+  out.dfdx = -bending * jkj;
+  // Gauss-Newton where every hinge's effective angle is small (the reasons of eval_bend_definite).
+  if (definite && effective.cwiseAbs().maxCoeff() <= kBendGaussNewtonAngle * bending) return out;
+  for (int i = 0; i < 3; ++i) {
+    if (!t.interior[size_t(i)] || g[i] == 0) continue;
+    const Condition<12, 1> c = bend_condition(t.hinges[size_t(i)], x, /*hessian=*/true);
+    for (int a = 0; a < 4; ++a) {
+      for (int b = 0; b < 4; ++b) {
+        out.dfdx.block<3, 3>(3 * kLocal[i][a], 3 * kLocal[i][b]) -= g[i] * c.hess[0].block<3, 3>(3 * a, 3 * b);
+      }
+    }
+  }
+  out.dfdx = 0.5 * (out.dfdx + out.dfdx.transpose()).eval();
+  if (definite) out.dfdx = definite_stiffness<18>(out.dfdx);
+  return out;
+}
+
+}  // namespace
+
+std::vector<ShapeOperatorTriangle> build_shape_operator_bend(const RestMesh& mesh, double k_u, double k_v) {
+  // The interior edges' hinges give the vertex across each edge and B&W's sec. 4.3 weight.
+  const std::vector<BendEdge> hinges = build_bend_edges(mesh, k_u, k_v);
+  std::map<std::pair<int, int>, size_t> by_edge;
+  for (size_t h = 0; h < hinges.size(); ++h) {
+    by_edge[{std::min(hinges[h].v[0], hinges[h].v[1]), std::max(hinges[h].v[0], hinges[h].v[1])}] = h;
+  }
+  std::vector<ShapeOperatorTriangle> out;
+  out.reserve(mesh.triangles.size());
+  for (int t = 0; t < static_cast<int>(mesh.triangles.size()); ++t) {
+    const auto& tri = mesh.triangles[size_t(t)];
+    const double area = rest_area(mesh, t);
+    if (!(area > 0)) throw InputError("triangle " + std::to_string(t) + " is degenerate in rest (u, v)");
+    ShapeOperatorTriangle e;
+    e.v = {tri[0], tri[1], tri[2], tri[2], tri[0], tri[1]};
+    std::array<Vec2, 3> normal;
+    Eigen::Vector3d c = Eigen::Vector3d::Zero(), w = Eigen::Vector3d::Zero();
+    for (int i = 0; i < 3; ++i) {
+      const int p = tri[size_t(i)], q = tri[size_t((i + 1) % 3)], o = tri[size_t((i + 2) % 3)];
+      const Vec2 d = mesh.uv[size_t(q)] - mesh.uv[size_t(p)];
+      normal[size_t(i)] = Vec2(-d.y(), d.x()).normalized();
+      c[i] = d.norm() / (2 * area);
+      const auto found = by_edge.find({std::min(p, q), std::max(p, q)});
+      if (found == by_edge.end()) continue;  // boundary or non-manifold edge: theta_i = 0
+      const BendEdge& h = hinges[found->second];
+      const int flap = h.v[2] == o ? h.v[3] : h.v[2];
+      e.v[size_t(3 + i)] = flap;
+      e.interior[size_t(i)] = true;
+      w[i] = h.weight;
+      BendEdge& local = e.hinges[size_t(i)];
+      local.v = {p, q, o, flap};
+      local.rest_angle = bend_condition(local, mesh.positions, /*hessian=*/false).value[0];
+    }
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) {
+        const double nn = normal[size_t(i)].dot(normal[size_t(j)]);
+        e.stiffness(i, j) = area * c[i] * c[j] * nn * nn * std::sqrt(w[i] * w[j]);
+      }
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+ElementEval<18> eval_shape_operator_bend(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,
+                                         const std::vector<Vec3>& v, double bending, double damping) {
+  return evaluate(t, x, v, bending, damping, /*definite=*/false);
+}
+
+ElementEval<18> eval_shape_operator_bend_definite(const ShapeOperatorTriangle& t,
+                                                  const std::vector<Vec3>& x,
+                                                  const std::vector<Vec3>& v, double bending,
+                                                  double damping) {
+  return evaluate(t, x, v, bending, damping, /*definite=*/true);
+}
+
+}  // namespace cloth

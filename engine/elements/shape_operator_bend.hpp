@@ -1,0 +1,71 @@
+#pragma once
+// Bending by a per-triangle discrete shape operator built from the dihedral angles of the
+// triangle's three edges, for a plate with Poisson ratio 0 (bending rigidity B, N*m):
+//
+//   S_t = sum_i theta_i |e_i| / (2 A_t) n_i n_i^T,      E = 1/2 B sum_t A_t |S_t|_F^2,
+//
+// theta_i the dihedral angle at edge i of triangle t minus its rest angle (bend_condition of
+// Baraff & Witkin 1998, sec. 4.3), |e_i| the edge's rest length, n_i its in-plane unit normal and
+// A_t the triangle's rest area, all in rest (u, v); a boundary edge contributes nothing. The sum
+// over the edges is the distributional Hessian of the piecewise-linear surface (each edge's fold
+// theta |e| n n^T, half to each of its triangles). With the rest quantities held constant (as
+// Baraff & Witkin hold |e| constant, sec. 4.3) E is a quadratic form in the hinge angles,
+// E_t = 1/2 B theta^T K theta with K_ij = A_t c_i c_j (n_i . n_j)^2, c_i = |e_i| / (2 A_t): the
+// Gram matrix of the c_i n_i n_i^T, so K is positive semidefinite and dimensionless.
+//
+// Why not the per-hinge weight of bw_conditions.hpp: a hinge alone cannot tell a fold across a
+// cell's diagonal from a bend, and on right-triangle grids the per-hinge energy lets a strip bend
+// through diagonal folds in series with the folds across it, ~25% too soft with square cells
+// (docs/physics.md, "Bending"). Coupling the hinges of one triangle gives the twist and oblique
+// curvatures their plate energy.
+//
+// Anisotropy (sec. 4.3): each hinge carries B&W's weight w_i = (k_u du^2 + k_v dv^2) / (du^2 +
+// dv^2), and K_ij is scaled by sqrt(w_i w_j) (K stays semidefinite: D K D with D = diag sqrt(w)),
+// so a cylinder whose folds run along u stores k_u 1/2 B kappa^2 per area.
+//
+// Damping: the Rayleigh function 1/2 k_d sum_t A_t |dS_t/dt|^2 (k_d in N*m*s, the bend damping of
+// the Baraff-Witkin model scaled the same way), force -J^T K k_d theta_dot with J = dtheta/dx; as
+// in eq. 12 its d2theta/dx2 term is kept in dfdx and the J^T (dtheta_dot/dx) term dropped.
+#include <array>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "elements/bw_conditions.hpp"
+#include "mesh/mesh.hpp"
+
+namespace cloth {
+
+/// One triangle's shape-operator bend element. Vertices: v[0..2] the triangle in its mesh winding,
+/// v[3 + i] the vertex across edge i = (v[i], v[i+1]) (for a boundary edge, v[(i + 2) % 3] again,
+/// with zero force and stiffness: a stencil of six whatever the edge). hinges[i] has
+/// v = (v[i], v[i+1], v[i+2], v[3+i]), so the triangle is side A of every hinge and the three
+/// angles share one sign convention.
+struct ShapeOperatorTriangle {
+  std::array<int, 6> v{};
+  std::array<BendEdge, 3> hinges{};   ///< rest_angle used; weight and scale unused (folded into K)
+  std::array<bool, 3> interior{};     ///< false: boundary or non-manifold edge, theta_i = 0
+  Eigen::Matrix3d stiffness = Eigen::Matrix3d::Zero();  ///< K / B, dimensionless
+};
+
+/// One element per triangle. k_u, k_v as build_bend_edges (sec. 4.3 weights); rest angles from
+/// mesh.positions, rest lengths, normals and areas from mesh.uv. Throws InputError as
+/// build_bend_edges on degenerate (u, v) geometry.
+std::vector<ShapeOperatorTriangle> build_shape_operator_bend(const RestMesh& mesh, double k_u = 1.0,
+                                                             double k_v = 1.0);
+
+/// Energy, force (elastic + damping) and Jacobians of one element: bending = B (N*m), damping =
+/// k_d (N*m*s). dfdx is exact (with eq. 12's symmetric damping term).
+ElementEval<18> eval_shape_operator_bend(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,
+                                         const std::vector<Vec3>& v, double bending, double damping);
+
+/// The same with the implicit step's definite stiffness (energy, force and dfdv unchanged): where
+/// every hinge's effective angle |theta_i + (k_d / B) theta_dot_i| <= kBendGaussNewtonAngle,
+/// Gauss-Newton dfdx = -B J^T K J (negative semidefinite by construction, no eigensolve), else
+/// definite_stiffness of the exact dfdx, as eval_bend_definite does per hinge.
+ElementEval<18> eval_shape_operator_bend_definite(const ShapeOperatorTriangle& t,
+                                                  const std::vector<Vec3>& x,
+                                                  const std::vector<Vec3>& v, double bending,
+                                                  double damping);
+
+}  // namespace cloth
