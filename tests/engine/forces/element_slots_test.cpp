@@ -195,6 +195,7 @@ TEST(WeakBendSlots, AreTheBendSpringsPairsWhileTheyAreWeak) {
     m.shear = 50;
     m.bending = c.bending;
     m.damping = 0.02;  // N s/m, the default: h k_d = 3.3e-4 kg at 1/60 s
+    m.bend_element = BendElement::BendSprings;
     const ClothModel model = build_model(grid(), m, ModelType::Springs);
     const BlockSparseMatrix A(model.vertex_count(), coupled_pairs(model),
                               BlockSparseMatrix::Storage::symmetric);
@@ -234,6 +235,7 @@ TEST(WeakBendSlots, TheImplicitStepLeavesThemOutOfIncompleteCholeskyWhileTheyAre
   GridSpec spec;
   spec.nx = spec.ny = kN;
   SpringMaterial m;  // the default bending, 1e-4 N m: k_bend far below a tenth of the shear k
+  m.bend_element = BendElement::BendSprings;
   const ClothModel weak = build_model(make_grid(spec), m, ModelType::Springs);
   m.bending = 10.0;  // N m: as stiff as the shear springs, or stiffer
   const ClothModel stiff = build_model(make_grid(spec), m, ModelType::Springs);

@@ -183,8 +183,13 @@ TEST(Convergence, EachIntegratorConvergesAtItsOrder) {
 }
 
 TEST(Integrators, AllFallFreelyAtTheSameRateAndSwitchLive) {
-  // Switching the integrator mid-run keeps the state: the cloth goes on falling.
-  Simulation sim = make_sim(5, undamped(), {}, cloth::IntegratorType::Verlet, 1.0 / 60, 4);
+  // Switching the integrator mid-run keeps the state: the cloth goes on falling. The membrane is
+  // soft enough for the explicit steps (h omega < 2 with omega^2 = 8 k / m): the implicit step's
+  // round-off leaves the sheet not exactly flat, and its bending then seeds any unstable mode.
+  SpringMaterial m = undamped();
+  m.stretch = 100;
+  m.shear = 10;
+  Simulation sim = make_sim(5, m, {}, cloth::IntegratorType::Verlet, 1.0 / 60, 4);
   for (cloth::IntegratorType name : {cloth::IntegratorType::ExplicitEuler, cloth::IntegratorType::Rk4, cloth::IntegratorType::Implicit, cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Xpbd}) {
     SolverSettings s = sim.solver();
     s.integrator = name;

@@ -128,7 +128,9 @@ TEST(IncompleteCholesky, SeparatorOfARowMajorGridIsTwoRowsOrOneWithoutTheBendSpr
   for (int n : {16, 51, 100}) {
     GridSpec spec;
     spec.nx = spec.ny = n;
-    const ClothModel model = build_model(make_grid(spec), SpringMaterial{});
+    SpringMaterial bend_springs;
+    bend_springs.bend_element = BendElement::BendSprings;
+    const ClothModel model = build_model(make_grid(spec), bend_springs);
     BlockSparseMatrix A(model.vertex_count(), coupled_pairs(model));
     // Diagonally dominant with the pattern's couplings: SPD.
     for (int i = 0; i < A.blocks(); ++i) {
