@@ -6,6 +6,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
@@ -51,6 +52,12 @@ void Simulation::set_solver(const SolverSettings& settings) {
   SolverSettings solver = settings;
   if (solver.threads == 0) solver.threads = machine_threads();
   check_supported(solver.integrator, model_.type);
+  if (substeps_before_recovery_ > 0) {
+    // Another integrator gets the user's substeps back unless the user also set new ones.
+    const bool switched = integrator_ && solver.integrator != solver_.integrator;
+    if (switched && solver.substeps == solver_.substeps) solver.substeps = substeps_before_recovery_;
+    if (switched || solver.substeps != solver_.substeps) substeps_before_recovery_ = 0;
+  }
   if (!integrator_ || solver.integrator != solver_.integrator) {
     integrator_ = make_integrator(solver.integrator);  // throws before anything changes
   }
@@ -137,6 +144,7 @@ void Simulation::advance_fixed(FrameReport& report) {
     for (int retry = 0; !ok && retry < kRecoveryRetries && solver_.substeps < kMaxRecoverySubsteps; ++retry) {
       state_ = last_good_;
       ++report.rejected_steps;
+      if (substeps_before_recovery_ == 0) substeps_before_recovery_ = solver_.substeps;
       solver_.substeps = std::min(2 * solver_.substeps, kMaxRecoverySubsteps);
       ok = try_step(report, solver_.dt, time_).empty();
     }
@@ -250,7 +258,8 @@ void Simulation::reset() {
   mouse_.release();
   controller_.restart();
   time_ = 0;
-  statistics_.steps = 0;
+  statistics_ = RunStatistics{};
+  if (substeps_before_recovery_ > 0) solver_.substeps = std::exchange(substeps_before_recovery_, 0);
   ++state_version_;
 }
 
