@@ -166,6 +166,10 @@ void App::on_key(int key, int action, int mods) {
   if (ui_ && ui_->wants_keyboard()) return;  // typing into a panel field
   switch (key) {
     case GLFW_KEY_ESCAPE:
+      if (ui_ && ui_->popup_open()) {  // the first Escape closes the dropdown
+        ui_->close_popups();
+        break;
+      }
       glfwSetWindowShouldClose(window_.get(), GLFW_TRUE);
       break;
     case GLFW_KEY_SPACE:
@@ -301,10 +305,7 @@ void App::apply(const UiActions& actions) {
 }
 
 void App::load_scene_file(const std::string& path) {
-  Options options = options_;
-  options.scene_path = path;
-  // A --compare sweep belongs to the scene it came with; another file brings its own panes.
-  if (path != options_.scene_path) options.compare.clear();
+  Options options = options_for_scene(options_, path);
   std::vector<std::string> warnings;
   std::vector<Pane> panes;
   std::vector<std::unique_ptr<Renderer>> renderers;
@@ -452,6 +453,7 @@ void App::write_stats() {
   snap.pane = rects.front();
   doc["app"] = make_app_stats(*panes_.front().sim, camera_, snap, mouse_.grab_log());
   doc["app"]["active_pane"] = active_;
+  doc["app"]["popup_open"] = ui_ && ui_->popup_open();
   doc["app"]["view"] = {{"wireframe", ui_state_.view.wireframe},
                         {"strain_heat_map", ui_state_.view.strain_heat_map},
                         {"velocity_arrows", ui_state_.view.velocity_arrows},

@@ -1,6 +1,7 @@
 #include "ui.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ClosePopupsExceptModals
 
 #include <algorithm>
 #include <cfloat>
@@ -82,6 +83,12 @@ bool Ui::wants_mouse() const {
 bool Ui::wants_keyboard() const {
   return ImGui::GetIO().WantCaptureKeyboard;
 }
+
+bool Ui::popup_open() const {
+  return ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
+}
+
+void Ui::close_popups() { ImGui::ClosePopupsExceptModals(); }
 
 UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, UiState& state, const UiStats& stats,
                     const std::vector<PaneSummary>& panes) {

@@ -85,6 +85,11 @@ class Ui {
 
   bool wants_mouse() const;
   bool wants_keyboard() const;
+  /// A dropdown, menu or other (non-modal) popup is open.
+  bool popup_open() const;
+  /// Closes the open dropdowns and popups (Escape's first press: without keyboard navigation,
+  /// which would take the app's keys, ImGui 1.86 does not close them itself).
+  void close_popups();
 
  private:
   void scene_section(const cloth::Simulation& sim, const UiStats& stats, UiActions& actions);
