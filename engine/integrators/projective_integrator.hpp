@@ -14,12 +14,13 @@
 // and z; it depends on h, the masses, the springs' constants and which vertices are fixed, not on
 // x, so it is factored (Eigen's SimplicialLDLT) only when one of those changed (`factorizations`).
 // Each iteration does not increase Phi (both steps minimise it over their own variables); the
-// fixed point is the backward Euler step's position, the minimiser of Phi.
+// fixed point is the backward Euler step's position, the minimiser of Phi. The first iterate is
+// x0 + h v0 (not y): then a static equilibrium is a fixed point of any number of iterations.
 //
 // Chebyshev semi-iterative acceleration (Wang 2015, "A Chebyshev Semi-Iterative Approach for
 // Accelerating Projective and Position-based Dynamics", eq. 12), gamma = 1:
 //   x^{k+1} = omega_{k+1} (xhat^{k+1} - x^{k-1}) + x^{k-1},
-//   omega_1 = 1, omega_2 = 2 / (2 - rho^2), omega_{k+1} = 4 / (4 - rho^2 omega_k),
+//   omega_k = 1 for k <= S = 2, omega_{S+1} = 2 / (2 - rho^2), omega_{k+1} = 4 / (4 - rho^2 omega_k),
 // with xhat^{k+1} the local-global iterate from x^k and rho (SolverSettings::chebyshev_rho) the
 // estimated spectral radius of the iteration; rho = 0 is plain local-global.
 //
