@@ -2,8 +2,6 @@
 // 2015); see projective_integrator.hpp for the objective, the iteration and what it supports.
 #include "integrators/projective_integrator.hpp"
 
-#include <string>
-
 #include <Eigen/SparseCore>
 
 #include "core/error.hpp"
@@ -115,7 +113,7 @@ void ProjectiveIntegrator::local_global(const std::vector<Vec3>& x, std::vector<
     const int g = key_.grab_vertex;
     rhs_.row(row_[size_t(g)]) += (key_.grab_k * grab_target_ + (key_.grab_c / h) * x0_[size_t(g)]).transpose();
   }
-  solution_ = factor_.solve(rhs_);
+  if (rows > 0) solution_ = factor_.solve(rhs_);  // every vertex fixed: nothing to solve
   next.resize(size_t(n));
   for (int i = 0; i < n; ++i) {
     const int r = row_[size_t(i)];

@@ -281,6 +281,27 @@ TEST(Projective, ATornClothStepsOnWithItsNewTopology) {
   EXPECT_GT(sim.model().vertex_count(), 144) << "the cut split vertices";
 }
 
+// Every vertex pinned (an empty system), coincident ends and springs without stiffness give
+// finite steps, the pins exactly where they were.
+TEST(Projective, DegenerateInputGivesNoNaN) {
+  ClothModel model = undamped_cloth(3);
+  model.springs[0].k = 0;
+  model.springs[1].rest = 0;
+  ClothState state = moving_state(model, std::vector<std::uint8_t>(9, 0));
+  state.x[1] = state.x[0];  // spring 0's ends coincide
+  for (const std::uint8_t pin : {0, 1}) {
+    ClothState s = state;
+    const std::vector<Vec3> start = s.x;
+    Stepper pd(s, std::vector<std::uint8_t>(9, pin));
+    ProjectiveIntegrator projective;
+    for (int k = 0; k < 10; ++k) pd.step(projective, s, model, 1.0 / 60, k / 60.0);
+    ASSERT_TRUE(all_finite(s)) << "pinned " << int(pin);
+    if (pin) {
+      EXPECT_EQ(s.x, start);
+    }
+  }
+}
+
 TEST(Projective, OtherModelsAreRefusedInOneLine) {
   GridSpec spec;
   SolverSettings solver;
