@@ -81,9 +81,9 @@ void ProjectiveIntegrator::prepare(const ClothModel& model, const StepContext& c
     const int g = row_[size_t(key_.grab_vertex)];
     entries.emplace_back(g, g, key_.grab_k + key_.grab_c / h);
   }
-  Eigen::SparseMatrix<double> matrix(rows, rows);
-  matrix.setFromTriplets(entries.begin(), entries.end());  // duplicates are summed
-  factor_.compute(matrix);
+  matrix_.resize(rows, rows);
+  matrix_.setFromTriplets(entries.begin(), entries.end());  // duplicates are summed
+  factor_.compute(matrix_);
   ++factorizations_;
   // M/h^2 > 0 on the diagonal and the springs' Laplacian is semidefinite: a failure means
   // non-finite or non-positive masses or stiffnesses, which validation rules out.

@@ -55,6 +55,8 @@ class ProjectiveIntegrator final : public Integrator {
   /// Times the global matrix was factored since construction (tests: once per change of h,
   /// stiffness, masses, springs or fixed vertices, never per step).
   int factorizations() const { return factorizations_; }
+  /// The global matrix last factored, on the free vertices (benchmarks compare factorisations).
+  const Eigen::SparseMatrix<double>& matrix() const { return matrix_; }
   /// Phi at x for the last substep's problem (its y, x0, h, fixed vertices and grab), J.
   double objective(const std::vector<Vec3>& x) const;
   /// Whether each substep records Phi after every iteration (objective_history), for tests.
@@ -80,6 +82,7 @@ class ProjectiveIntegrator final : public Integrator {
 
   Key key_, next_key_;
   std::vector<int> row_;  ///< vertex -> row of the global matrix, -1 for a fixed vertex
+  Eigen::SparseMatrix<double> matrix_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> factor_;
   int factorizations_ = 0;
   Vec3 grab_target_ = Vec3::Zero();  ///< the spring grab's target this step, m
