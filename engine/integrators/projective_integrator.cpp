@@ -157,45 +157,45 @@ StepReport ProjectiveIntegrator::step(ClothState& state, const ClothModel& model
       compute_external_forces(model, state, *ctx.forces, t, force_);
     }
     {
-    ScopedTimer timer(report.timings.solve_ms);
-    const Vec3 grab_start = ctx.kinematics.kinematic_grab() ? state.x[ctx.kinematics.grab->vertex] : Vec3::Zero();
-    // The inertial target y = x0 + h v0 + h^2 M^-1 f_ext, and the first iterate x0 + h v0; the
-    // fixed vertices where their constraints put them at the end of the substep (y there is their
-    // position). Starting without the forces' share makes a static equilibrium (v0 = 0, the
-    // springs' forces balancing f_ext at x0) a fixed point of every iteration, so a cloth at rest
-    // rests where the model says whatever the iteration count; from y it would come to rest short
-    // of it (a truncated minimisation from y never returns to x0).
-    x0_ = state.x;
-    for (int i = 0; i < n; ++i) {
-      if (!key_.fixed[size_t(i)]) state.x[i] += h * state.v[i];
-    }
-    enforce_pins_and_grab(state, ctx.kinematics, h, grab_start, t + h);
-    y_ = state.x;
-    for (int i = 0; i < n; ++i) {
-      if (!key_.fixed[size_t(i)]) y_[size_t(i)] += (h * h / model.mass[i]) * force_[i];
-    }
-    objective_history_.clear();
-    if (record_objective_) objective_history_.push_back(objective(state.x));
-    // Wang 2015 eq. 12: previous_ is x^{k-1}, state.x is x^k, next_ the local-global xhat^{k+1};
-    // omega = 1 (plain iterations) for the first kChebyshevDelay.
-    previous_ = state.x;
-    double omega = 1;
-    for (int k = 0; k < iterations; ++k) {
-      local_global(state.x, next_);
-      if (rho > 0 && k >= kChebyshevDelay) {
-        omega = k == kChebyshevDelay ? 2 / (2 - rho * rho) : 4 / (4 - rho * rho * omega);
-        for (int i = 0; i < n; ++i) next_[size_t(i)] = omega * (next_[size_t(i)] - previous_[size_t(i)]) + previous_[size_t(i)];
+      ScopedTimer timer(report.timings.solve_ms);
+      const Vec3 grab_start = ctx.kinematics.kinematic_grab() ? state.x[ctx.kinematics.grab->vertex] : Vec3::Zero();
+      // The inertial target y = x0 + h v0 + h^2 M^-1 f_ext, and the first iterate x0 + h v0; the
+      // fixed vertices where their constraints put them at the end of the substep (y there is their
+      // position). Starting without the forces' share makes a static equilibrium (v0 = 0, the
+      // springs' forces balancing f_ext at x0) a fixed point of every iteration, so a cloth at rest
+      // rests where the model says whatever the iteration count; from y it would come to rest short
+      // of it (a truncated minimisation from y never returns to x0).
+      x0_ = state.x;
+      for (int i = 0; i < n; ++i) {
+        if (!key_.fixed[size_t(i)]) state.x[i] += h * state.v[i];
       }
-      previous_.swap(state.x);
-      state.x.swap(next_);
+      enforce_pins_and_grab(state, ctx.kinematics, h, grab_start, t + h);
+      y_ = state.x;
+      for (int i = 0; i < n; ++i) {
+        if (!key_.fixed[size_t(i)]) y_[size_t(i)] += (h * h / model.mass[i]) * force_[i];
+      }
+      objective_history_.clear();
       if (record_objective_) objective_history_.push_back(objective(state.x));
-    }
-    report.solver_iterations += iterations;
-    project_slides(state, ctx.kinematics);  // before the velocities, which then only move along them
-    // Backward Euler's velocity; the fixed vertices keep what enforce_pins_and_grab gave them.
-    for (int i = 0; i < n; ++i) {
-      if (!key_.fixed[size_t(i)]) state.v[i] = (state.x[i] - x0_[size_t(i)]) / h;
-    }
+      // Wang 2015 eq. 12: previous_ is x^{k-1}, state.x is x^k, next_ the local-global xhat^{k+1};
+      // omega = 1 (plain iterations) for the first kChebyshevDelay.
+      previous_ = state.x;
+      double omega = 1;
+      for (int k = 0; k < iterations; ++k) {
+        local_global(state.x, next_);
+        if (rho > 0 && k >= kChebyshevDelay) {
+          omega = k == kChebyshevDelay ? 2 / (2 - rho * rho) : 4 / (4 - rho * rho * omega);
+          for (int i = 0; i < n; ++i) next_[size_t(i)] = omega * (next_[size_t(i)] - previous_[size_t(i)]) + previous_[size_t(i)];
+        }
+        previous_.swap(state.x);
+        state.x.swap(next_);
+        if (record_objective_) objective_history_.push_back(objective(state.x));
+      }
+      report.solver_iterations += iterations;
+      project_slides(state, ctx.kinematics);  // before the velocities, which then only move along them
+      // Backward Euler's velocity; the fixed vertices keep what enforce_pins_and_grab gave them.
+      for (int i = 0; i < n; ++i) {
+        if (!key_.fixed[size_t(i)]) state.v[i] = (state.x[i] - x0_[size_t(i)]) / h;
+      }
     }
     end_substep(state, x0_, model, ctx, t + h, h, report);
   }
