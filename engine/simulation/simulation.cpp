@@ -35,6 +35,12 @@ void Simulation::check_supported(IntegratorType integrator, ModelType type) {
     throw InputError(std::string("integrator xpbd supports the springs and baraff-witkin models, not ") +
                      name_of(type));
   }
+  // Projective dynamics needs a projection for each energy term; the springs have one (Liu et al.
+  // 2013), the other models' terms (areas, dihedral and angular bends, Breen's curves) are not
+  // written as projections here.
+  if (integrator == IntegratorType::Projective && type != ModelType::Springs) {
+    throw InputError(std::string("integrator projective supports the springs model, not ") + name_of(type));
+  }
 }
 
 void Simulation::set_model_type(ModelType type) {

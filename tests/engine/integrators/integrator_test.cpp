@@ -185,7 +185,7 @@ TEST(Convergence, EachIntegratorConvergesAtItsOrder) {
 TEST(Integrators, AllFallFreelyAtTheSameRateAndSwitchLive) {
   // Switching the integrator mid-run keeps the state: the cloth goes on falling.
   Simulation sim = make_sim(5, undamped(), {}, cloth::IntegratorType::Verlet, 1.0 / 60, 4);
-  for (cloth::IntegratorType name : {cloth::IntegratorType::ExplicitEuler, cloth::IntegratorType::Rk4, cloth::IntegratorType::Implicit, cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Xpbd}) {
+  for (cloth::IntegratorType name : {cloth::IntegratorType::ExplicitEuler, cloth::IntegratorType::Rk4, cloth::IntegratorType::Implicit, cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective}) {
     SolverSettings s = sim.solver();
     s.integrator = name;
     sim.set_solver(s);
