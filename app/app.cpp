@@ -283,7 +283,7 @@ void App::apply(const UiActions& actions) {
   if (actions.camera_preset) camera_.look_from(*actions.camera_preset);
   if (!actions.load_scene.empty()) load_scene_file(actions.load_scene);
   if (!actions.save_scene.empty()) save_scene(actions.save_scene);
-  if (actions.rebuild_resolution > 0) rebuild_at_resolution(actions.rebuild_resolution);
+  if (actions.rebuild) rebuild(*actions.rebuild);
   if (!actions.add_solid.empty() || actions.remove_solid >= 0) {
     Pane& pane = panes_[size_t(active_)];
     try {
@@ -351,12 +351,12 @@ cloth::CameraSpec App::camera_spec() const {
   return cloth::CameraSpec{cloth::Vec3(t.x, t.y, t.z), camera_.distance(), camera_.yaw_deg(), camera_.pitch_deg()};
 }
 
-void App::rebuild_at_resolution(int nx) {
+void App::rebuild(const ClothEdit& edit) {
   std::vector<std::string> warnings;
   std::vector<Pane> panes;
   std::vector<std::unique_ptr<Renderer>> renderers;
   try {
-    panes = make_panes(scenes_at_resolution(panes_, nx, camera_spec(), warnings));
+    panes = make_panes(scenes_rebuilt(panes_, edit, camera_spec(), warnings));
     for (const Pane& p : panes)
       renderers.push_back(std::make_unique<Renderer>(options_.shader_dir, cloth::SimulationView(*p.sim)));
   } catch (const std::exception& e) {  // bad input, or a renderer that cannot be built
@@ -497,7 +497,8 @@ int App::run() {
     ui_stats_.recorded_seconds = recorder_.seconds();
     const auto draw_start = std::chrono::steady_clock::now();
     ui_->begin_frame();
-    apply(ui_->build(active_sim(), panes_[size_t(active_)].drape, ui_state_, ui_stats_, pane_summaries()));
+    apply(ui_->build(active_sim(), panes_[size_t(active_)].drape, panes_[size_t(active_)].layout, ui_state_,
+                     ui_stats_, pane_summaries()));
 
     int fb_w = 0, fb_h = 0;
     double draw_ms = 0;
