@@ -166,6 +166,10 @@ void App::on_key(int key, int action, int mods) {
   if (ui_ && ui_->wants_keyboard()) return;  // typing into a panel field
   switch (key) {
     case GLFW_KEY_ESCAPE:
+      if (ui_ && ui_->popup_open()) {  // the first Escape closes the dropdown
+        ui_->close_popups();
+        break;
+      }
       glfwSetWindowShouldClose(window_.get(), GLFW_TRUE);
       break;
     case GLFW_KEY_SPACE:
@@ -279,7 +283,7 @@ void App::apply(const UiActions& actions) {
   if (actions.camera_preset) camera_.look_from(*actions.camera_preset);
   if (!actions.load_scene.empty()) load_scene_file(actions.load_scene);
   if (!actions.save_scene.empty()) save_scene(actions.save_scene);
-  if (actions.rebuild_resolution > 0) rebuild_at_resolution(actions.rebuild_resolution);
+  if (actions.rebuild) rebuild(*actions.rebuild);
   if (!actions.add_solid.empty() || actions.remove_solid >= 0) {
     Pane& pane = panes_[size_t(active_)];
     try {
@@ -301,10 +305,7 @@ void App::apply(const UiActions& actions) {
 }
 
 void App::load_scene_file(const std::string& path) {
-  Options options = options_;
-  options.scene_path = path;
-  // A --compare sweep belongs to the scene it came with; another file brings its own panes.
-  if (path != options_.scene_path) options.compare.clear();
+  Options options = options_for_scene(options_, path);
   std::vector<std::string> warnings;
   std::vector<Pane> panes;
   std::vector<std::unique_ptr<Renderer>> renderers;
@@ -350,12 +351,12 @@ cloth::CameraSpec App::camera_spec() const {
   return cloth::CameraSpec{cloth::Vec3(t.x, t.y, t.z), camera_.distance(), camera_.yaw_deg(), camera_.pitch_deg()};
 }
 
-void App::rebuild_at_resolution(int nx) {
+void App::rebuild(const ClothEdit& edit) {
   std::vector<std::string> warnings;
   std::vector<Pane> panes;
   std::vector<std::unique_ptr<Renderer>> renderers;
   try {
-    panes = make_panes(scenes_at_resolution(panes_, nx, camera_spec(), warnings));
+    panes = make_panes(scenes_rebuilt(panes_, edit, camera_spec(), warnings));
     for (const Pane& p : panes)
       renderers.push_back(std::make_unique<Renderer>(options_.shader_dir, cloth::SimulationView(*p.sim)));
   } catch (const std::exception& e) {  // bad input, or a renderer that cannot be built
@@ -452,6 +453,7 @@ void App::write_stats() {
   snap.pane = rects.front();
   doc["app"] = make_app_stats(*panes_.front().sim, camera_, snap, mouse_.grab_log());
   doc["app"]["active_pane"] = active_;
+  doc["app"]["popup_open"] = ui_ && ui_->popup_open();
   doc["app"]["view"] = {{"wireframe", ui_state_.view.wireframe},
                         {"strain_heat_map", ui_state_.view.strain_heat_map},
                         {"velocity_arrows", ui_state_.view.velocity_arrows},
@@ -495,7 +497,8 @@ int App::run() {
     ui_stats_.recorded_seconds = recorder_.seconds();
     const auto draw_start = std::chrono::steady_clock::now();
     ui_->begin_frame();
-    apply(ui_->build(active_sim(), panes_[size_t(active_)].drape, ui_state_, ui_stats_, pane_summaries()));
+    apply(ui_->build(active_sim(), panes_[size_t(active_)].drape, panes_[size_t(active_)].layout, ui_state_,
+                     ui_stats_, pane_summaries()));
 
     int fb_w = 0, fb_h = 0;
     double draw_ms = 0;

@@ -70,8 +70,8 @@ class App {
   void reset_camera();
   /// Writes the active pane's scene as it runs now to `path` (scene_writer.hpp); reports either way.
   void save_scene(const std::string& path);
-  /// Rebuilds every pane's cloth with `nx` vertices across, live settings kept (scenes_at_resolution).
-  void rebuild_at_resolution(int nx);
+  /// Rebuilds every pane's cloth with `edit` applied, live settings kept (scenes_rebuilt).
+  void rebuild(const ClothEdit& edit);
   /// Puts new panes in place of the running ones; the mouse lets go of the old cloth.
   void install_panes(std::vector<Pane> panes, std::vector<std::unique_ptr<Renderer>> renderers);
   /// The current view as a scene file's camera.

@@ -122,4 +122,14 @@ ParseResult parse_command_line(int argc, char** argv) {
   return result;
 }
 
+Options options_for_scene(const Options& running, const std::string& path) {
+  Options options = running;
+  options.scene_path = path;
+  if (path != running.scene_path) {
+    options.overrides.clear();
+    options.compare.clear();
+  }
+  return options;
+}
+
 }  // namespace app

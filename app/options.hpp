@@ -50,4 +50,10 @@ struct ParseResult {
 
 ParseResult parse_command_line(int argc, char** argv);
 
+/// The options to run the scene file `path` with, from those of the running scene. Picking
+/// another file (the Scene list) leaves --set, --integrator and --compare with the file they were
+/// given for: they may name keys or entries the other file does not have. Reloading the same file
+/// (L) keeps them.
+Options options_for_scene(const Options& running, const std::string& path);
+
 }  // namespace app

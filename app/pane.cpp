@@ -26,31 +26,41 @@ std::vector<PaneScene> scenes_to_run(const Options& options, std::vector<std::st
   return out;
 }
 
-std::vector<PaneScene> scenes_at_resolution(const std::vector<Pane>& panes, int nx,
-                                            const cloth::CameraSpec& camera,
-                                            std::vector<std::string>& warnings) {
+std::vector<PaneScene> scenes_rebuilt(const std::vector<Pane>& panes, const ClothEdit& edit,
+                                      const cloth::CameraSpec& camera, std::vector<std::string>& warnings) {
   std::vector<PaneScene> out;
   for (const Pane& p : panes) {
-    const cloth::RestMesh& mesh = p.sim->tearing().intact_mesh();
-    if (!mesh.is_grid()) throw cloth::InputError("only a generated grid has a resolution to change (this cloth is a mesh file)");
-    const int ny = std::max(2, int(std::lround(nx * double(mesh.grid_ny) / mesh.grid_nx)));
     nlohmann::json doc = cloth::scene_document(p.document, p.source_dir, *p.sim, camera, &p.drape);
-    // Rows, columns and vertices named by index move to the same place on the new grid.
-    const auto scale = [](int index, int from, int to) {
-      return from > 1 ? int(std::lround(index * double(to - 1) / (from - 1))) : 0;
-    };
-    for (const char* list : {"pins", "slides"}) {
-      if (!doc["cloth"].contains(list)) continue;
-      for (nlohmann::json& sel : doc["cloth"][list]) {
-        if (sel.contains("column")) sel["column"] = scale(sel["column"].get<int>(), mesh.grid_nx, nx);
-        if (sel.contains("row")) sel["row"] = scale(sel["row"].get<int>(), mesh.grid_ny, ny);
-        if (sel.contains("vertex")) {
-          const int v = sel["vertex"].get<int>();
-          sel["vertex"] = scale(v / mesh.grid_nx, mesh.grid_ny, ny) * nx + scale(v % mesh.grid_nx, mesh.grid_nx, nx);
+    nlohmann::json& cloth_doc = doc["cloth"];
+    if (edit.pins) {
+      cloth_doc["pins"] = nlohmann::json::array();
+      for (const cloth::PinSpec& pin : *edit.pins) cloth_doc["pins"].push_back(cloth::pin_json(pin));
+    }
+    if (edit.slides) {
+      cloth_doc["slides"] = nlohmann::json::array();
+      for (const cloth::SlideSpec& slide : *edit.slides) cloth_doc["slides"].push_back(cloth::slide_json(slide));
+    }
+    if (edit.grid) {
+      const cloth::RestMesh& mesh = p.sim->tearing().intact_mesh();
+      if (!mesh.is_grid()) throw cloth::InputError("only a generated grid can be changed (this cloth is a mesh file)");
+      const int nx = edit.grid->nx, ny = edit.grid->ny;
+      // Rows, columns and vertices named by index move to the same place on the new grid.
+      const auto scale = [](int index, int from, int to) {
+        return from > 1 ? int(std::lround(index * double(to - 1) / (from - 1))) : 0;
+      };
+      for (const char* list : {"pins", "slides"}) {
+        if (!cloth_doc.contains(list)) continue;
+        for (nlohmann::json& sel : cloth_doc[list]) {
+          if (sel.contains("column")) sel["column"] = scale(sel["column"].get<int>(), mesh.grid_nx, nx);
+          if (sel.contains("row")) sel["row"] = scale(sel["row"].get<int>(), mesh.grid_ny, ny);
+          if (sel.contains("vertex")) {
+            const int v = sel["vertex"].get<int>();
+            sel["vertex"] = scale(v / mesh.grid_nx, mesh.grid_ny, ny) * nx + scale(v % mesh.grid_nx, mesh.grid_nx, nx);
+          }
         }
       }
+      cloth_doc["mesh"] = {{"grid", cloth::grid_json(*edit.grid)}};
     }
-    cloth::apply_override(doc, "cloth.mesh.grid.resolution=[" + std::to_string(nx) + "," + std::to_string(ny) + "]");
     out.push_back(PaneScene{p.label, cloth::parse_scene(doc, p.source_dir, warnings), doc, p.source_dir});
   }
   return out;
@@ -121,6 +131,7 @@ std::vector<Pane> make_panes(const std::vector<PaneScene>& scenes) {
     pane.document = s.document;
     pane.source_dir = s.source_dir;
     pane.drape = s.scene.drape;
+    pane.layout = ClothLayout{s.scene.grid, s.scene.pins, s.scene.slides};
     panes.push_back(std::move(pane));
   }
   return panes;

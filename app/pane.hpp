@@ -2,6 +2,7 @@
 // One running copy of the scene. The app and the headless runner hold one pane, or 2..4 side by
 // side when the scene has a "compare" list or --compare is given (cloth/compare_panes.hpp).
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,12 +19,28 @@ struct PaneScene {
   std::string source_dir;   ///< where the file's relative paths resolve from
 };
 
+/// What the panel's Cloth section shows and changes by rebuilding the cloth: the generated grid
+/// (unset for a mesh file), the scene's pins and its slides.
+struct ClothLayout {
+  std::optional<cloth::GridSpec> grid;
+  std::vector<cloth::PinSpec> pins;
+  std::vector<cloth::SlideSpec> slides;
+};
+
+/// A change of the cloth's layout: each part that changed, the others unset.
+struct ClothEdit {
+  std::optional<cloth::GridSpec> grid = std::nullopt;
+  std::optional<std::vector<cloth::PinSpec>> pins = std::nullopt;
+  std::optional<std::vector<cloth::SlideSpec>> slides = std::nullopt;
+};
+
 struct Pane {
   std::string label;
   std::unique_ptr<cloth::Simulation> sim;
   nlohmann::json document;  ///< PaneScene::document
   std::string source_dir;
   cloth::DrapeSettings drape;  ///< the Static drape section's settings (the scene's "drape")
+  ClothLayout layout;          ///< the scene's grid, pins and slides (the Cloth section's)
   cloth::RunStats run_stats;
   double accumulator = 0;  ///< real time not yet simulated, s (each pane has its own dt)
   double sim_ms = 0;       ///< wall time of its steps in the last displayed frame, ms
@@ -34,14 +51,14 @@ struct Pane {
 /// wins over the scene's own "compare". Appends load warnings; throws cloth::InputError.
 std::vector<PaneScene> scenes_to_run(const Options& options, std::vector<std::string>& warnings);
 
-/// The running panes as scenes again, with every live setting (scene_writer.hpp) and the grid
-/// resolution changed to `nx` vertices across (the other side keeps the aspect ratio): the
-/// panel's "rebuild" of a parameter that needs a new mesh. Pins and slides named by row,
-/// column or vertex index move to the same place (in grid coordinates) on the new grid.
-/// Throws cloth::InputError for a mesh read from a file (it has no resolution).
-std::vector<PaneScene> scenes_at_resolution(const std::vector<Pane>& panes, int nx,
-                                            const cloth::CameraSpec& camera,
-                                            std::vector<std::string>& warnings);
+/// The running panes as scenes again, with every live setting (scene_writer.hpp) and `edit`
+/// applied: the panel's rebuild of what needs a new cloth. Pins and slides are replaced by the
+/// edit's when it has them; a new grid replaces the mesh, and pins and slides named by row,
+/// column or vertex index move to the same place (in grid coordinates) on it. Throws
+/// cloth::InputError for a grid edit of a mesh read from a file or a bad value (a pin that does
+/// not fit the new grid is make_panes' error).
+std::vector<PaneScene> scenes_rebuilt(const std::vector<Pane>& panes, const ClothEdit& edit,
+                                      const cloth::CameraSpec& camera, std::vector<std::string>& warnings);
 
 /// A scene-file collider entry for a new solid of `type` ("sphere", "box" or "capsule"), sized
 /// to the cloth (about a third of its extent) and placed just below its lowest point, centred

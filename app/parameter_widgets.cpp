@@ -72,6 +72,18 @@ void ParameterWidgets::operator()(cloth::Pair<double> x, const cloth::ParamInfo&
   tooltip(p);
 }
 
+void ParameterWidgets::operator()(cloth::Pair<int> x, const cloth::ParamInfo& p) {
+  if (!shown(p)) return;
+  int both[2] = {x.a, x.b};
+  if (ImGui::SliderInt2(p.shown_label(), both, int(p.slider_lo()), int(p.slider_hi()), "%d",
+                        p.log ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None)) {
+    x.a = both[0];
+    x.b = both[1];
+    changed_ = true;
+  }
+  tooltip(p);
+}
+
 void ParameterWidgets::operator()(cloth::Switchable<double> s, const cloth::ParamInfo& p) {
   if (!shown(p)) return;
   bool on = s.value >= 0;
@@ -108,6 +120,29 @@ void ParameterWidgets::operator()(cloth::Optional<std::optional<double>> o, cons
   const std::string id = std::string("##") + p.key;
   if (ImGui::SliderScalar(id.c_str(), ImGuiDataType_Double, &x, &lo, &hi, number_format(p).c_str(),
                           p.log ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None)) {
+    o.value = x;
+    changed_ = true;
+  }
+  tooltip(p);
+}
+
+void ParameterWidgets::operator()(cloth::Optional<std::optional<cloth::Vec3>> o, const cloth::ParamInfo& p) {
+  if (!shown(p)) return;
+  bool on = o.value.has_value();
+  if (ImGui::Checkbox(p.shown_label(), &on)) {
+    if (on) {
+      o.value = o.on_value;
+    } else {
+      o.value.reset();
+    }
+    changed_ = true;
+  }
+  tooltip(p);
+  if (!on) return;
+  cloth::Vec3 x = *o.value;
+  const double lo = p.slider_lo(), hi = p.slider_hi();
+  const std::string id = std::string("##") + p.key;
+  if (ImGui::SliderScalarN(id.c_str(), ImGuiDataType_Double, x.data(), 3, &lo, &hi, "%.3g")) {
     o.value = x;
     changed_ = true;
   }

@@ -45,10 +45,12 @@ class ParameterWidgets {
   void operator()(bool& x, const cloth::ParamInfo& p);
   void operator()(cloth::Vec3& x, const cloth::ParamInfo& p);
   void operator()(cloth::Pair<double> x, const cloth::ParamInfo& p);
+  void operator()(cloth::Pair<int> x, const cloth::ParamInfo& p);
   void operator()(cloth::Direction<cloth::Vec3> d, const cloth::ParamInfo& p);
   void operator()(cloth::Choice<std::string> c, const cloth::ParamInfo& p);
   void operator()(cloth::Switchable<double> s, const cloth::ParamInfo& p);
   void operator()(cloth::Optional<std::optional<double>> o, const cloth::ParamInfo& p);
+  void operator()(cloth::Optional<std::optional<cloth::Vec3>> o, const cloth::ParamInfo& p);
   /// An unsigned seed: an int slider (its declared range fits one).
   template <cloth::IntegerField I>
     requires(!std::same_as<I, int>)
@@ -70,6 +72,8 @@ class ParameterWidgets {
 
   /// Whether the user changed a value through any widget drawn so far.
   bool changed() const { return changed_; }
+  /// Counts a change made beside the declared widgets (e.g. which key a selector uses).
+  void mark_changed() { changed_ = true; }
 
  private:
   bool shown(const cloth::ParamInfo& p);

@@ -1,6 +1,7 @@
 #include "ui.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ClosePopupsExceptModals
 
 #include <algorithm>
 #include <cfloat>
@@ -83,8 +84,14 @@ bool Ui::wants_keyboard() const {
   return ImGui::GetIO().WantCaptureKeyboard;
 }
 
-UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, UiState& state, const UiStats& stats,
-                    const std::vector<PaneSummary>& panes) {
+bool Ui::popup_open() const {
+  return ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
+}
+
+void Ui::close_popups() { ImGui::ClosePopupsExceptModals(); }
+
+UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const ClothLayout& layout, UiState& state,
+                    const UiStats& stats, const std::vector<PaneSummary>& panes) {
   UiActions actions;
   draw_pane_labels(panes);
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
@@ -101,7 +108,7 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, UiState
   }
   ImGui::TextDisabled("F1: help");
   apply_finished_drape(sim);  // even with its section closed
-  if (ImGui::CollapsingHeader("Scene")) scene_section(sim, stats, actions);
+  if (ImGui::CollapsingHeader("Scene")) scene_section(stats, actions);
   if (!panes.empty() && ImGui::CollapsingHeader("Compare", ImGuiTreeNodeFlags_DefaultOpen))
     actions.activate_pane = compare_section(panes);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
@@ -111,6 +118,7 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, UiState
   if (ImGui::CollapsingHeader("Collisions")) collisions_section(sim, stats, actions);
   if (ImGui::CollapsingHeader("Tearing")) tearing_section(sim);
   if (ImGui::CollapsingHeader("Static drape")) drape_section(sim, drape);
+  if (ImGui::CollapsingHeader("Cloth")) cloth_section(sim, layout, actions);
   if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
     view_section(state, stats, actions);
   if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) stats_section(sim, stats);
@@ -120,7 +128,7 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, UiState
   return actions;
 }
 
-void Ui::scene_section(const cloth::Simulation& sim, const UiStats& stats, UiActions& actions) {
+void Ui::scene_section(const UiStats& stats, UiActions& actions) {
   const std::string current = std::filesystem::path(stats.scene_path).filename().string();
   if (ImGui::BeginCombo("built-in", current.c_str())) {
     for (const std::string& path : builtin_scene_paths()) {
@@ -139,21 +147,6 @@ void Ui::scene_section(const cloth::Simulation& sim, const UiStats& stats, UiAct
   if (ImGui::Button("Save")) actions.save_scene = save_path_;
   tip("Save the running scene with every change made here (material, solver, forces, pins, "
       "moved solids, camera) as a scene file (Ctrl+S); side by side, the pane being edited");
-  const cloth::RestMesh& mesh = sim.tearing().intact_mesh();
-  if (mesh.is_grid()) {
-    if (resolution_ == 0 || resolution_sim_ != &sim || resolution_of_ != mesh.grid_nx) {  // another cloth
-      resolution_ = resolution_of_ = mesh.grid_nx;
-      resolution_sim_ = &sim;
-    }
-    ImGui::SliderInt("##resolution", &resolution_, 3, 200, "%d vertices across");
-    tip("Grid resolution; the cloth is rebuilt with every setting made here kept (pins move to the "
-        "same place on the new grid)");
-    ImGui::SameLine();
-    if (ImGui::Button("Rebuild")) {
-      actions.rebuild_resolution = resolution_;
-      resolution_ = 0;  // show the rebuilt cloth's own next frame
-    }
-  }
   error_line(stats.scene_error);
 }
 
@@ -299,6 +292,84 @@ void Ui::tearing_section(cloth::Simulation& sim) {
     apply_live(tearing_error_, [&] { sim.set_tearing(t); });
   }
   error_line(tearing_error_);
+}
+
+void Ui::cloth_section(const cloth::Simulation& sim, const ClothLayout& layout, UiActions& actions) {
+  if (draft_of_ != &layout || !(grid_edited_ || pins_edited_ || slides_edited_)) {
+    layout_draft_ = layout;  // the running cloth's, unless an edit is under way
+    draft_of_ = &layout;
+    grid_edited_ = pins_edited_ = slides_edited_ = false;
+  }
+  const cloth::ModelType model = sim.model().type;
+  const cloth::IntegratorType integrator = sim.solver().integrator;
+  if (layout_draft_.grid) {
+    ImGui::TextUnformatted("grid");
+    tip("A change rebuilds the cloth with every setting made here kept (pins move to the same "
+        "place on the new grid)");
+    ParameterWidgets grid(model, integrator);
+    cloth::visit_grid(grid, *layout_draft_.grid);
+    grid_edited_ |= grid.changed();
+  } else {
+    ImGui::TextDisabled("mesh from a file: %d vertices", sim.tearing().intact_mesh().vertex_count());
+  }
+  // Which vertices: a combo over the selector's four keys, then the chosen key's widget.
+  const auto selector = [&](cloth::VertexSelector& s, ParameterWidgets& widgets) {
+    static const char* const kBy[] = {"corner", "column", "row", "vertex"};
+    int by = int(s.kind);
+    if (ImGui::Combo("by", &by, kBy, 4) && by != int(s.kind)) {
+      s.kind = cloth::VertexSelector::Kind(by);
+      widgets.mark_changed();
+    }
+    tip("Which vertices: a corner, a grid column or row, or one vertex");
+    cloth::visit_selector(widgets, s);
+  };
+  for (size_t k = 0; k < layout_draft_.pins.size(); ++k) {
+    cloth::PinSpec& pin = layout_draft_.pins[k];
+    ImGui::PushID(int(k));
+    const char* how = pin.collider >= 0 ? "follows a solid" : pin.motion.moves() ? "moving" : "fixed";
+    if (ImGui::TreeNode("pin", "pin %zu: %s", k, how)) {
+      ParameterWidgets widgets(model, integrator);
+      selector(pin, widgets);
+      cloth::visit_pin(widgets, pin);
+      ImGui::BeginDisabled(pin.collider >= 0);
+      cloth::visit_motion(widgets, pin.motion);
+      ImGui::EndDisabled();
+      if (pin.collider >= 0) tip("This pin follows the path of its solid");
+      pins_edited_ |= widgets.changed();
+      ImGui::TreePop();
+    }
+    ImGui::PopID();
+  }
+  for (size_t k = 0; k < layout_draft_.slides.size(); ++k) {
+    cloth::SlideSpec& slide = layout_draft_.slides[k];
+    ImGui::PushID(int(1000 + k));
+    const bool line = slide.kind == cloth::SlideConstraint::Kind::Line;
+    if (ImGui::TreeNode("slide", "slide %zu: on a %s", k, line ? "line" : "plane")) {
+      ParameterWidgets widgets(model, integrator);
+      selector(slide, widgets);
+      static const char* const kOn[] = {"line", "plane"};
+      int on = line ? 0 : 1;
+      if (ImGui::Combo("on", &on, kOn, 2) && on != (line ? 0 : 1)) {
+        slide.kind = on == 0 ? cloth::SlideConstraint::Kind::Line : cloth::SlideConstraint::Kind::Plane;
+        widgets.mark_changed();
+      }
+      tip("Held on a line (free along its direction) or in a plane (free across its normal)");
+      cloth::visit_slide(widgets, slide);
+      slides_edited_ |= widgets.changed();
+      ImGui::TreePop();
+    }
+    ImGui::PopID();
+  }
+  // An edit is complete once no widget is held (a slider released, a value typed in): then the
+  // cloth is rebuilt once, not on every frame of a drag.
+  if ((grid_edited_ || pins_edited_ || slides_edited_) && !ImGui::IsAnyItemActive()) {
+    ClothEdit edit;
+    if (grid_edited_) edit.grid = layout_draft_.grid;
+    if (pins_edited_) edit.pins = layout_draft_.pins;
+    if (slides_edited_) edit.slides = layout_draft_.slides;
+    actions.rebuild = edit;
+    grid_edited_ = pins_edited_ = slides_edited_ = false;
+  }
 }
 
 void Ui::apply_finished_drape(cloth::Simulation& sim) {

@@ -8,6 +8,7 @@
 #include "drape_job.hpp"
 #include "gl.hpp"
 #include "imgui_session.hpp"
+#include "pane.hpp"
 #include "pane_overlay.hpp"
 #include "renderer.hpp"
 #include "step_history.hpp"
@@ -54,7 +55,7 @@ struct UiActions {
   std::optional<CameraPreset> camera_preset = std::nullopt;  ///< a View button: front, side or top
   std::string load_scene = "";  ///< a scene file to load instead of the current one ("" = none)
   std::string save_scene = "";  ///< save the active pane as a scene file here ("" = no)
-  int rebuild_resolution = 0;   ///< > 0: rebuild the cloth with this many vertices across
+  std::optional<ClothEdit> rebuild = std::nullopt;  ///< rebuild the cloth with this grid, pins or slides
   std::string add_solid = "";   ///< "sphere", "box", "capsule": add one under the cloth ("" = no)
   int remove_solid = -1;        ///< >= 0: remove this solid
 };
@@ -68,10 +69,10 @@ class Ui {
   Ui& operator=(const Ui&) = delete;
 
   void begin_frame();
-  /// The panels edit `sim` and its pane's static drape settings `drape`; `panes` (empty for a
-  /// single cloth) are labelled and can be picked.
-  UiActions build(cloth::Simulation& sim, cloth::DrapeSettings& drape, UiState& state, const UiStats& stats,
-                  const std::vector<PaneSummary>& panes);
+  /// The panels edit `sim`, its pane's static drape settings `drape` and (by a rebuild) its
+  /// cloth's `layout`; `panes` (empty for a single cloth) are labelled and can be picked.
+  UiActions build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const ClothLayout& layout, UiState& state,
+                  const UiStats& stats, const std::vector<PaneSummary>& panes);
   /// Draws the UI into the bound framebuffer (after the scene).
   void render();
 
@@ -85,14 +86,21 @@ class Ui {
 
   bool wants_mouse() const;
   bool wants_keyboard() const;
+  /// A dropdown, menu or other (non-modal) popup is open.
+  bool popup_open() const;
+  /// Closes the open dropdowns and popups (Escape's first press: without keyboard navigation,
+  /// which would take the app's keys, ImGui 1.86 does not close them itself).
+  void close_popups();
 
  private:
-  void scene_section(const cloth::Simulation& sim, const UiStats& stats, UiActions& actions);
+  void scene_section(const UiStats& stats, UiActions& actions);
   void simulation_section(cloth::Simulation& sim, UiState& state, UiActions& actions);
   void material_section(cloth::Simulation& sim);
   void forces_section(cloth::Simulation& sim);
   void collisions_section(cloth::Simulation& sim, const UiStats& stats, UiActions& actions);
   void tearing_section(cloth::Simulation& sim);
+  /// The grid, pins and slides: edited in a draft, rebuilt once an edit is complete.
+  void cloth_section(const cloth::Simulation& sim, const ClothLayout& layout, UiActions& actions);
   /// The heat map's colour bar with its strain labels (top = strain in red).
   void heat_map_legend(float top);
   void drape_section(cloth::Simulation& sim, cloth::DrapeSettings& settings);
@@ -117,9 +125,9 @@ class Ui {
   DrapeJob drape_;              ///< the static drape being solved in the background
   std::string drape_status_;             ///< last drape's outcome, one line
   char save_path_[512] = "";             ///< the Scene section's "save as" field
-  int resolution_ = 0;                   ///< the resolution slider (0 = show the cloth's own)
-  const cloth::Simulation* resolution_sim_ = nullptr;  ///< the cloth resolution_ was set for
-  int resolution_of_ = 0;                              ///< and its grid_nx then
+  ClothLayout layout_draft_;             ///< the Cloth section's values
+  const ClothLayout* draft_of_ = nullptr;  ///< the layout the draft was copied from
+  bool grid_edited_ = false, pins_edited_ = false, slides_edited_ = false;  ///< not rebuilt yet
   std::string save_path_scene_;          ///< the scene file save_path_ was proposed for
 };
 

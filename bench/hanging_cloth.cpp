@@ -30,6 +30,7 @@ const std::vector<std::pair<std::string, Variant>>& variants() {
   static const std::vector<std::pair<std::string, Variant>> kVariants = {
       {"implicit", {cloth::IntegratorType::Implicit}},
       {"xpbd", {cloth::IntegratorType::Xpbd}},
+      {"projective", {cloth::IntegratorType::Projective}},
       {"verlet", {cloth::IntegratorType::Verlet}},
       {"symplectic-euler", {cloth::IntegratorType::SymplecticEuler}},
       {"rk4", {cloth::IntegratorType::Rk4}},
@@ -85,6 +86,10 @@ cloth::Simulation hanging_cloth(int n, const Variant& variant) {
     const double vertex_mass = material.density / ((n - 1) * (n - 1));
     const double h = std::sqrt(0.25 * vertex_mass / material.stretch);
     solver.substeps = static_cast<int>(std::ceil(solver.dt / h));
+    solver.adaptive = false;
+  } else if (integrator == cloth::IntegratorType::Projective) {
+    // Projective dynamics is stable at any step (each iteration lowers the objective), and a
+    // changing step would refactor its matrix: one fixed step of 1/60 s, the default iterations.
     solver.adaptive = false;
   }
   std::vector<cloth::Collider> colliders;

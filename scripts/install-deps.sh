@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package clothsim needs, and only those that are missing.
 # Idempotent: a second run with everything present calls no apt-get at all.
-# Usage: scripts/install-deps.sh            (build + run + test dependencies)
+# Usage: scripts/install-deps.sh --app      (what building and running the app needs: scripts/run.sh)
+#        scripts/install-deps.sh            (also the test and benchmark dependencies)
 #        scripts/install-deps.sh --fuzz     (also clang and its libFuzzer runtime, scripts/fuzz.sh)
 set -euo pipefail
 
@@ -9,10 +10,15 @@ packages=(
   cmake g++ pkg-config make
   libglfw3-dev python3-glad libimgui-dev libglm-dev libeigen3-dev libstb-dev
   nlohmann-json3-dev libtinyobjloader-dev libcli11-dev
-  libgtest-dev libbenchmark-dev
-  libbullet-dev  # the benchmark's peer (bench/bullet_peer.cpp), built only where found
-  ffmpeg xvfb xauth xdotool imagemagick libgl1-mesa-dri mesa-utils
+  ffmpeg xvfb xauth libgl1-mesa-dri
 )
+if [ "${1:-}" != "--app" ]; then
+  packages+=(
+    libgtest-dev libbenchmark-dev
+    libbullet-dev  # the benchmark's peer (bench/bullet_peer.cpp), built only where found
+    xdotool imagemagick mesa-utils
+  )
+fi
 if [ "${1:-}" = "--fuzz" ]; then
   # libclang-rt-14-dev holds libclang_rt.fuzzer-x86_64.a, which clang-14 only recommends.
   packages+=(clang libclang-rt-14-dev)

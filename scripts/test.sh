@@ -23,7 +23,7 @@ if [ "${1:-}" = "--sanitize" ]; then
 fi
 
 scripts/install-deps.sh
-cmake -S . -B "$build" "${config[@]}" -DCLOTHSIM_BUILD_TESTS=ON >/dev/null
+cmake -S . -B "$build" "${config[@]}" -DCLOTHSIM_BUILD_TESTS=ON -DCLOTHSIM_BUILD_BENCH=ON >/dev/null
 cmake --build "$build" -j"$(nproc)"
 cd "$build"
 ctest --output-on-failure --timeout 600 "${ctest_args[@]}"

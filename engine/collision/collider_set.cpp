@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/parameter.hpp"
@@ -21,6 +23,26 @@ void check_collider(const Collider& collider, int k) {
     throw InputError(key + ": the shape has a non-finite size or position");
 }
 
+/// Every number of a shape's declared sizes and position (visit_shape), in declaration order.
+struct ShapeNumbers {
+  std::vector<double>& out;
+  void operator()(double x, const ParamInfo&) const { out.push_back(x); }
+  void operator()(const Vec3& x, const ParamInfo&) const { out.insert(out.end(), x.data(), x.data() + 3); }
+  void operator()(Direction<const Vec3> d, const ParamInfo& p) const { (*this)(d.value, p); }
+};
+
+/// Whether two shapes draw the same: the same type (a mesh the same file) and the same declared
+/// numbers. Friction, thickness and the path do not change what is drawn.
+bool same_shape(const Shape& a, const Shape& b) {
+  if (a.index() != b.index()) return false;
+  const auto* mesh_a = std::get_if<MeshShape>(&a);
+  if (mesh_a && mesh_a->mesh != std::get<MeshShape>(b).mesh) return false;
+  std::vector<double> na, nb;
+  std::visit([&](const auto& s) { visit_shape(ShapeNumbers{na}, s); }, a);
+  std::visit([&](const auto& s) { visit_shape(ShapeNumbers{nb}, s); }, b);
+  return na == nb;
+}
+
 }  // namespace
 
 int ColliderSet::add(const Collider& collider) {
@@ -33,8 +55,9 @@ int ColliderSet::add(const Collider& collider) {
 void ColliderSet::replace(int k, const Collider& collider) {
   if (k < 0 || k >= int(colliders_.size())) throw InputError("there is no collider " + std::to_string(k));
   check_collider(collider, k);
+  // A friction, thickness or path edit (a panel slider dragged, every frame) redraws nothing.
+  if (!same_shape(colliders_[size_t(k)].shape, collider.shape)) ++version_;
   colliders_[size_t(k)] = collider;
-  ++version_;
 }
 
 void ColliderSet::remove(int k) {

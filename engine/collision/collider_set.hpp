@@ -41,7 +41,8 @@ class ColliderSet {
   void set_offset(int k, const Vec3& offset);
   /// Every solid back where the scene put it (reset).
   void clear_offsets();
-  /// Changes whenever a solid is added, replaced or removed.
+  /// Changes whenever a solid is added or removed, or replaced by one of another shape, size or
+  /// place (what the renderer draws; not for friction, thickness or path).
   std::uint64_t version() const { return version_; }
 
  private:

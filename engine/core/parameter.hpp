@@ -6,9 +6,10 @@
 // and the app's panel, which draws one widget per entry. A new parameter is one field plus one line.
 //
 // Field kinds a visitor must accept: double, an integer (int, or an unsigned seed), bool, Vec3,
-// an enum with a name table (core/enum_names.hpp), a Pair of doubles (written as a two-number
-// array), a Direction (a unit Vec3), a Switchable double (negative = off), an Optional double
-// (unset = absent from the file) and a Choice (a string from a fixed list of names).
+// an enum with a name table (core/enum_names.hpp), a Pair of doubles or of ints (written as a
+// two-number array), a Direction (a unit Vec3), a Switchable double (negative = off), an Optional
+// double or Vec3 (unset = absent from the file) and a Choice (a string from a fixed list of
+// names).
 #include <cmath>
 #include <concepts>
 #include <optional>
@@ -55,7 +56,8 @@ struct ParamInfo {
   double slider_hi() const { return std::isnan(ui_hi) ? hi : ui_hi; }
 };
 
-/// Two doubles stored as separate fields and written as one [a, b] array (e.g. b_u, b_v).
+/// Two doubles (e.g. b_u, b_v) or two ints (a grid's vertex counts) stored as separate fields and
+/// written as one [a, b] array.
 template <class T>
 struct Pair {
   T& a;
@@ -90,15 +92,16 @@ struct Switchable {
 template <class T>
 Switchable(T&, double) -> Switchable<T>;
 
-/// A number that may be left unset (a std::optional<double>): a file gives its key or not, the
-/// panel shows a checkbox and, while it is set, a slider; setting it starts at `on_value`.
+/// A number or a Vec3 that may be left unset (a std::optional<double> or <Vec3>): a file gives
+/// its key or not, the panel shows a checkbox and, while it is set, a slider; setting it starts
+/// at `on_value`.
 template <class O>
 struct Optional {
   O& value;
-  double on_value;
+  typename std::remove_const_t<O>::value_type on_value;
 };
-template <class O>
-Optional(O&, double) -> Optional<O>;
+template <class O, class V>
+Optional(O&, V) -> Optional<O>;
 
 /// An integer field other than bool: int, or an unsigned seed (read and shown through int, so its
 /// declared range must fit one).
@@ -151,7 +154,7 @@ class RangeCheck {
   }
   template <class O>
   void operator()(Optional<O> o, const ParamInfo& p) const {
-    if (o.value) number(*o.value, p);
+    if (o.value) (*this)(*o.value, p);
   }
   template <class V>
   void operator()(Direction<V> d, const ParamInfo& p) const {

@@ -5,6 +5,7 @@
 #include "integrators/integrator_type.hpp"
 #include "integrators/explicit_integrators.hpp"
 #include "integrators/implicit_euler.hpp"
+#include "integrators/projective_integrator.hpp"
 #include "integrators/xpbd_integrator.hpp"
 
 namespace cloth {
@@ -18,6 +19,7 @@ std::unique_ptr<Integrator> make_integrator(IntegratorType type) {
     case IntegratorType::Rk4: return std::make_unique<ExplicitIntegrator>(Method::Rk4);
     case IntegratorType::Implicit: return std::make_unique<ImplicitEulerIntegrator>();
     case IntegratorType::Xpbd: return std::make_unique<XpbdIntegrator>();
+    case IntegratorType::Projective: return std::make_unique<ProjectiveIntegrator>();
   }
   throw InputError("unknown integrator " + std::to_string(int(type)));
 }

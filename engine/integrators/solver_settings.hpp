@@ -24,6 +24,8 @@ struct SolverSettings {
   int newton_iterations = 1;  ///< implicit: Newton iterations per step; 1 = B&W's single
                               ///< linearised step (eq. 18), more = fully implicit backward Euler
   int xpbd_iterations = 1;    ///< xpbd: constraint passes per substep (1 = Macklin's small steps)
+  int projective_iterations = 10;  ///< projective: local-global iterations per substep
+  double chebyshev_rho = 0.9;      ///< projective: Wang 2015's spectral radius estimate (0 = off)
   double strain_limit = -1;   ///< verlet: Provot's elongation limit (0.1 = 10%, 0 = Yu's
                               ///< constraint method: edges held at rest length); negative = off
   bool adaptive = false;      ///< B&W section 7 step-size control; dt is then the largest step
@@ -62,6 +64,15 @@ void visit_solver(Visitor&& v, Settings& s) {
                         .tip = "Gauss-Seidel constraint passes per substep; 1 with many substeps "
                                "is Macklin et al. 2019's small steps",
                         .log = true, .ui_lo = 1, .ui_hi = 50, .integrators = used_by(IntegratorType::Xpbd)});
+  v(s.projective_iterations, {.key = "projective_iterations", .lo = 1, .hi = 10000, .label = "iterations",
+                              .tip = "Local-global iterations per substep (Liu et al. 2013; "
+                                     "Bouaziz et al. 2014): more come closer to backward Euler",
+                              .log = true, .ui_lo = 1, .ui_hi = 200,
+                              .integrators = used_by(IntegratorType::Projective)});
+  v(s.chebyshev_rho, {.key = "chebyshev_rho", .lo = 0, .hi = 0.9999, .label = "Chebyshev rho",
+                      .tip = "Estimated spectral radius of the local-global iteration for Wang "
+                             "2015's Chebyshev acceleration (0 = off; too high oscillates)",
+                      .ui_lo = 0, .ui_hi = 0.9999, .integrators = used_by(IntegratorType::Projective)});
   v(s.tolerance, {.key = "tolerance", .lo = 1e-14, .hi = 0.5, .label = "CG tolerance",
                   .tip = "Relative residual at which the modified PCG stops (Baraff & Witkin "
                          "1998, sec. 5.3)",

@@ -2,6 +2,7 @@
 // Declared parameters (core/parameter.hpp) written into a scene document's JSON object: numbers as
 // numbers, vectors and pairs as arrays, enums and choices by name; an unset Optional as no key.
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -30,7 +31,7 @@ struct WriteParameters {
   template <class O>
   void operator()(Optional<O> o, const ParamInfo& p) const {  // unset: no key
     if (o.value) {
-      out[p.key] = *o.value;
+      (*this)(*o.value, p);
     } else {
       out.erase(p.key);
     }
@@ -47,6 +48,20 @@ struct WriteParameters {
     requires std::is_enum_v<E>
   void operator()(E x, const ParamInfo& p) const {
     out[p.key] = name_of(x);
+  }
+};
+
+/// WriteParameters for the parameters that apply now (ParamInfo::visible) and no key for the
+/// others: a selector's one key of four.
+struct WriteVisibleParameters {
+  nlohmann::json& out;
+  template <class F>
+  void operator()(F&& x, const ParamInfo& p) const {
+    if (p.visible) {
+      WriteParameters{out}(std::forward<F>(x), p);
+    } else {
+      out.erase(p.key);
+    }
   }
 };
 

@@ -56,7 +56,7 @@ class ReferenceRows {
   }
   template <class T>
   void operator()(Pair<T> x, const ParamInfo& p) const {
-    row(bracketed({x.a, x.b}), p);
+    row(bracketed({double(x.a), double(x.b)}), p);
   }
   template <class T>
   void operator()(Switchable<T> s, const ParamInfo& p) const {
@@ -64,7 +64,12 @@ class ReferenceRows {
   }
   template <class O>
   void operator()(Optional<O> o, const ParamInfo& p) const {
-    row(o.value ? format_number(*o.value) : "unset", p);
+    if (!o.value) return row("unset", p);
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(*o.value)>, Vec3>) {
+      row(bracketed({o.value->x(), o.value->y(), o.value->z()}), p);
+    } else {
+      row(format_number(*o.value), p);
+    }
   }
   template <class V>
   void operator()(Direction<V> d, const ParamInfo& p) const {
@@ -126,6 +131,14 @@ std::string parameter_reference_markdown() {
           [](auto&& v, const auto& s) { visit_density_pattern(v, s); });
   section(out, "`cloth.self_collision`", self_collision, [](auto&& v, const auto& s) { visit_self_collision(v, s); });
   section(out, "`cloth.tearing`", tearing, [](auto&& v, const auto& s) { visit_tearing(v, s); });
+  section(out, "`cloth.mesh.grid`", GridSpec{}, [](auto&& v, const auto& s) { visit_grid(v, s); });
+  section(out, "`cloth.pins.N`, `cloth.slides.N`: which vertices (exactly one key)", VertexSelector{},
+          [](auto&& v, const auto& s) { visit_selector(v, s); });
+  section(out, "`cloth.pins.N`", PinSpec{}, [](auto&& v, const auto& s) { visit_pin(v, s); });
+  SlideSpec line, plane;
+  plane.kind = SlideConstraint::Kind::Plane;
+  section(out, "`cloth.slides.N.line`", line, [](auto&& v, const auto& s) { visit_slide(v, s); });
+  section(out, "`cloth.slides.N.plane`", plane, [](auto&& v, const auto& s) { visit_slide(v, s); });
   section(out, "`colliders.N`: every solid", Collider{}, [](auto&& v, const auto& s) { visit_collider(v, s); });
   for (const Shape& defaults : {Shape(PlaneShape{}), Shape(SphereShape{}), Shape(CapsuleShape{}), Shape(CylinderShape{}),
                                 Shape(BoxShape{}), Shape(EllipsoidShape{}), Shape(MeshShape{})}) {

@@ -108,8 +108,6 @@ class Fields {
   std::set<std::string> used_;
 };
 
-constexpr double kMaxCoordinate = 1e4;  // m: scenes are room-sized
-
 // Reads each declared parameter (core/parameter.hpp) present in `fields`; absent ones keep their
 // value.
 struct ReadParameters {
@@ -130,6 +128,19 @@ struct ReadParameters {
     x.b = read.y();
     RangeCheck{section()}(x, p);
   }
+  void operator()(Pair<int> x, const ParamInfo& p) const {
+    if (!f.has(p.key)) return;
+    const json& v = f.at(p.key);
+    if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer())
+      throw InputError(f.join(p.key) + " must be an array of two integers");
+    // Range-checked before narrowing: get<int>() would wrap 4294967298 round to 2.
+    for (const json& k : v) {
+      const auto i = k.get<long long>();
+      if (i < p.lo || i > p.hi) throw out_of_range(f.join(p.key), p, double(i));
+    }
+    x.a = v[0].get<int>();
+    x.b = v[1].get<int>();
+  }
   template <class E>
     requires std::is_enum_v<E>
   void operator()(E& x, const ParamInfo& p) const {
@@ -138,6 +149,12 @@ struct ReadParameters {
   void operator()(Switchable<double> s, const ParamInfo& p) const { (*this)(s.value, p); }
   void operator()(Optional<std::optional<double>> o, const ParamInfo& p) const {
     if (f.has(p.key)) o.value = f.number(p.key, 0, p.lo, p.hi, p.unit);
+  }
+  void operator()(Optional<std::optional<Vec3>> o, const ParamInfo& p) const {
+    if (!f.has(p.key)) return;
+    Vec3 x = o.on_value;
+    (*this)(x, p);
+    o.value = x;
   }
   void operator()(Direction<Vec3> d, const ParamInfo& p) const {
     d.value = unit_direction(f.vector<3>(p.key, d.value, 1e6, ""), f.join(p.key));
@@ -149,10 +166,11 @@ struct ReadParameters {
   const std::string& section() const { return f.path(); }
 };
 
-RestMesh parse_mesh(const json& node, const std::string& source_dir, std::vector<std::string>& warnings) {
+RestMesh parse_mesh(const json& node, const std::string& source_dir, std::optional<GridSpec>& grid,
+                    std::vector<std::string>& warnings) {
   Fields f(node, "cloth.mesh", warnings);
-  const bool grid = f.has("grid"), obj = f.has("obj");
-  if (grid == obj) throw InputError("cloth.mesh needs exactly one of 'grid' or 'obj'");
+  const bool is_grid = f.has("grid"), obj = f.has("obj");
+  if (is_grid == obj) throw InputError("cloth.mesh needs exactly one of 'grid' or 'obj'");
   if (obj) {
     const json& path_node = f.at("obj");
     if (!path_node.is_string()) throw InputError("cloth.mesh.obj must be a file path string");
@@ -162,28 +180,8 @@ RestMesh parse_mesh(const json& node, const std::string& source_dir, std::vector
   }
   Fields g(f.at("grid"), "cloth.mesh.grid", warnings);
   GridSpec spec;
-  const Vec2 size = g.vector<2>("size", Vec2(1, 1), 100.0, "m");
-  spec.width = size.x();
-  spec.height = size.y();
-  if (!(spec.width > 0 && spec.height > 0)) throw InputError("cloth.mesh.grid.size must be two positive lengths in m");
-  if (g.has("resolution")) {
-    const json& r = g.at("resolution");
-    if (!r.is_array() || r.size() != 2 || !r[0].is_number_integer() || !r[1].is_number_integer()) {
-      throw InputError("cloth.mesh.grid.resolution must be two integers (vertex counts)");
-    }
-    // Range-checked before narrowing: get<int>() would wrap 4294967298 round to 2.
-    const auto nx = r[0].get<long long>(), ny = r[1].get<long long>();
-    if (nx < 2 || ny < 2 || nx > 1024 || ny > 1024) {
-      throw InputError("cloth.mesh.grid.resolution must be between 2 and 1024 per side");
-    }
-    spec.nx = static_cast<int>(nx);
-    spec.ny = static_cast<int>(ny);
-  }
-  const std::string plane = g.string("plane", "xz");
-  if (plane == "xz") spec.plane = GridPlane::XZ;
-  else if (plane == "xy") spec.plane = GridPlane::XY;
-  else throw InputError("cloth.mesh.grid.plane must be \"xz\" (horizontal) or \"xy\" (vertical), got \"" + plane + "\"");
-  spec.center = g.vector<3>("center", Vec3(0, 1, 0), kMaxCoordinate, "m");
+  visit_grid(ReadParameters{g}, spec);
+  grid = spec;
   return make_grid(spec);
 }
 
@@ -214,25 +212,16 @@ SpringMaterial parse_material(const json& node, ModelType model, std::vector<std
 
 /// Reads one of corner / column / row / vertex (exactly one) into `out`.
 void parse_selector(Fields& f, const std::string& key, VertexSelector& out) {
+  using Kind = VertexSelector::Kind;
   int kinds = 0;
-  if (f.has("corner")) {
+  for (const auto& [name, kind] : {std::pair{"corner", Kind::Corner}, std::pair{"column", Kind::Column},
+                                   std::pair{"row", Kind::Row}, std::pair{"vertex", Kind::Vertex}}) {
+    if (!f.has(name)) continue;
     ++kinds;
-    out.kind = VertexSelector::Kind::Corner;
-    out.corner = f.string("corner", "");
-    if (out.corner != "min-min" && out.corner != "max-min" && out.corner != "min-max" && out.corner != "max-max") {
-      throw InputError(key + ".corner must be min-min, max-min, min-max or max-max, got \"" + out.corner + "\"");
-    }
+    out.kind = kind;
   }
-  if (f.has("column")) { ++kinds; out.kind = VertexSelector::Kind::Column; out.index = f.integer("column", 0, 0, 1 << 20); }
-  if (f.has("row")) { ++kinds; out.kind = VertexSelector::Kind::Row; out.index = f.integer("row", 0, 0, 1 << 20); }
-  if (f.has("vertex")) { ++kinds; out.kind = VertexSelector::Kind::Vertex; out.index = f.integer("vertex", 0, 0, 1 << 30); }
   if (kinds != 1) throw InputError(key + " needs exactly one of corner, column, row, vertex");
-}
-
-Vec3 unit_vector(Fields& f, const std::string& key, const Vec3& fallback) {
-  const Vec3 d = f.vector<3>(key, fallback, 1e6, "");
-  if (d.norm() < 1e-9) throw InputError(f.join(key) + " must not be zero");
-  return d.normalized();
+  visit_selector(ReadParameters{f}, out);
 }
 
 MotionPath parse_motion(const json& node, const std::string& key, std::vector<std::string>& warnings) {
@@ -255,7 +244,7 @@ std::vector<PinSpec> parse_pins(const json& node, std::vector<std::string>& warn
     PinSpec pin;
     parse_selector(f, key, pin);
     if (f.has("motion")) pin.motion = parse_motion(f.at("motion"), key + ".motion", warnings);
-    pin.collider = f.integer("collider", -1, -1, 1 << 20);
+    visit_pin(ReadParameters{f}, pin);
     if (pin.collider >= 0 && pin.motion.moves()) throw InputError(key + ": give a motion or a collider, not both");
     pins.push_back(pin);
   }
@@ -275,8 +264,7 @@ std::vector<SlideSpec> parse_slides(const json& node, std::vector<std::string>& 
     slide.kind = line ? SlideConstraint::Kind::Line : SlideConstraint::Kind::Plane;
     const std::string sub = line ? "line" : "plane";
     Fields g(f.at(sub), key + "." + sub, warnings);
-    if (g.has("point")) slide.point = g.vector<3>("point", Vec3::Zero(), kMaxCoordinate, "m");
-    slide.direction = unit_vector(g, line ? "direction" : "normal", Vec3::UnitX());
+    visit_slide(ReadParameters{g}, slide);
     slides.push_back(slide);
   }
   return slides;
@@ -328,7 +316,7 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
   {
     Fields c(top.at("cloth"), "cloth", warnings);
     if (!c.has("mesh")) throw InputError("cloth.mesh is required (a grid or an obj path)");
-    scene.mesh = parse_mesh(c.at("mesh"), source_dir, warnings);
+    scene.mesh = parse_mesh(c.at("mesh"), source_dir, scene.grid, warnings);
     const std::string model = c.string("model", "springs");
     scene.model = value_named<ModelType>(model, "cloth.model");
     if (c.has("material")) scene.material = parse_material(c.at("material"), scene.model, warnings);
@@ -488,29 +476,30 @@ std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<s
 
 std::vector<int> select_vertices(const RestMesh& mesh, const VertexSelector& pin) {
   if (pin.kind == VertexSelector::Kind::Vertex) {
-    if (pin.index >= mesh.vertex_count()) {
-      throw InputError("pin vertex " + std::to_string(pin.index) + " does not exist (mesh has " +
+    if (pin.vertex >= mesh.vertex_count()) {
+      throw InputError("pin vertex " + std::to_string(pin.vertex) + " does not exist (mesh has " +
                        std::to_string(mesh.vertex_count()) + " vertices)");
     }
-    return {pin.index};
+    return {pin.vertex};
   }
   if (!mesh.is_grid()) throw InputError("pins by corner, column or row need a grid mesh; use vertex pins for OBJ meshes");
   const int nx = mesh.grid_nx, ny = mesh.grid_ny;
   std::vector<int> vertices;
   switch (pin.kind) {
     case VertexSelector::Kind::Corner: {
-      const int i = pin.corner.rfind("max", 0) == 0 ? nx - 1 : 0;
-      const int j = pin.corner.compare(pin.corner.size() - 3, 3, "max") == 0 ? ny - 1 : 0;
+      const bool max_i = pin.corner == GridCorner::MaxMin || pin.corner == GridCorner::MaxMax;
+      const bool max_j = pin.corner == GridCorner::MinMax || pin.corner == GridCorner::MaxMax;
+      const int i = max_i ? nx - 1 : 0, j = max_j ? ny - 1 : 0;
       vertices.push_back(mesh.grid_index(i, j));
       break;
     }
     case VertexSelector::Kind::Column:
-      if (pin.index >= nx) throw InputError("pin column " + std::to_string(pin.index) + " does not exist (grid has " + std::to_string(nx) + " columns)");
-      for (int j = 0; j < ny; ++j) vertices.push_back(mesh.grid_index(pin.index, j));
+      if (pin.column >= nx) throw InputError("pin column " + std::to_string(pin.column) + " does not exist (grid has " + std::to_string(nx) + " columns)");
+      for (int j = 0; j < ny; ++j) vertices.push_back(mesh.grid_index(pin.column, j));
       break;
     case VertexSelector::Kind::Row:
-      if (pin.index >= ny) throw InputError("pin row " + std::to_string(pin.index) + " does not exist (grid has " + std::to_string(ny) + " rows)");
-      for (int i = 0; i < nx; ++i) vertices.push_back(mesh.grid_index(i, pin.index));
+      if (pin.row >= ny) throw InputError("pin row " + std::to_string(pin.row) + " does not exist (grid has " + std::to_string(ny) + " rows)");
+      for (int i = 0; i < nx; ++i) vertices.push_back(mesh.grid_index(i, pin.row));
       break;
     case VertexSelector::Kind::Vertex: break;
   }

@@ -17,19 +17,56 @@
 
 namespace cloth {
 
-/// Which vertices a pin or a line / plane constraint holds: a corner name, a grid column / row,
-/// or one vertex index.
+/// A corner of a generated grid: min-min is vertex (i, j) = (0, 0), max-min (nx - 1, 0).
+enum class GridCorner { MinMin, MaxMin, MinMax, MaxMax };
+inline constexpr NamedValue<GridCorner> kGridCornerNames[] = {
+    {GridCorner::MinMin, "min-min"},
+    {GridCorner::MaxMin, "max-min"},
+    {GridCorner::MinMax, "min-max"},
+    {GridCorner::MaxMax, "max-max"},
+};
+constexpr std::span<const NamedValue<GridCorner>> value_names(GridCorner) { return kGridCornerNames; }
+
+/// Which vertices a pin or a line / plane constraint holds: a corner, a grid column / row, or one
+/// vertex index. A file gives exactly one of the four keys; `kind` says which.
 struct VertexSelector {
   enum class Kind { Corner, Column, Row, Vertex } kind = Kind::Vertex;
-  std::string corner;  ///< "min-min", "max-min", "min-max", "max-max"
-  int index = 0;       ///< column i, row j or vertex index
+  GridCorner corner = GridCorner::MinMin;
+  int column = 0;  ///< grid column i
+  int row = 0;     ///< grid row j
+  int vertex = 0;  ///< vertex index
 };
+
+/// Calls v(field, ParamInfo) for each key of a selector; only the one it uses is visible (the
+/// panel shows it, the writer writes it).
+template <class Visitor, class S>
+void visit_selector(Visitor&& v, S& s) {
+  using Kind = VertexSelector::Kind;
+  const Kind kind = static_cast<const VertexSelector&>(s).kind;  // not SlideSpec's line / plane
+  v(s.corner, {.key = "corner", .tip = "A corner of the grid (exactly one of corner, column, row, vertex)",
+               .visible = kind == Kind::Corner});
+  v(s.column, {.key = "column", .lo = 0, .hi = 1 << 20, .tip = "Every vertex of grid column i",
+               .ui_hi = 255, .visible = kind == Kind::Column});
+  v(s.row, {.key = "row", .lo = 0, .hi = 1 << 20, .tip = "Every vertex of grid row j", .ui_hi = 255,
+            .visible = kind == Kind::Row});
+  v(s.vertex, {.key = "vertex", .lo = 0, .hi = 1 << 30, .tip = "One vertex by index (grids: j nx + i)",
+               .ui_hi = 65535, .visible = kind == Kind::Vertex});
+}
 
 /// A pin: fixed, or moving along a scripted path (its own, or that of collider `collider`).
 struct PinSpec : VertexSelector {
   MotionPath motion;  ///< Fixed = a plain pin
   int collider = -1;  ///< >= 0: follows this collider's motion (attached to a moving solid)
 };
+
+/// Calls v(field, ParamInfo) for a pin's own keys beside its selector's (its "motion" object is
+/// visit_motion's).
+template <class Visitor, class P>
+void visit_pin(Visitor&& v, P& p) {
+  v(p.collider, {.key = "collider", .lo = -1, .hi = 1 << 20,
+                 .tip = "Follows the path of this solid (an index of colliders) instead of its own; -1: none",
+                 .visible = p.collider >= 0});
+}
 
 /// Vertices held on a line or in a plane (the implicit cloth project's shower curtain: rings on a
 /// rod).
@@ -38,6 +75,18 @@ struct SlideSpec : VertexSelector {
   std::optional<Vec3> point;  ///< a point of the line / plane; unset = each vertex's rest place, m
   Vec3 direction = Vec3::UnitX();  ///< line direction or plane normal
 };
+
+/// Calls v(field, ParamInfo) for the keys of a slide's "line" or "plane" object.
+template <class Visitor, class S>
+void visit_slide(Visitor&& v, S& s) {
+  const bool line = s.kind == SlideConstraint::Kind::Line;
+  v(Optional{s.point, Vec3::Zero()},
+    {.key = "point", .unit = "m", .lo = -1e4, .hi = 1e4,
+     .tip = "A point of the line or plane (unset: each vertex's rest place)", .ui_lo = -3, .ui_hi = 3});
+  v(Direction{s.direction}, {.key = line ? "direction" : "normal", .lo = -1, .hi = 1,
+                             .tip = line ? "Direction of the line, made a unit vector"
+                                         : "Normal of the plane, made a unit vector"});
+}
 
 struct CameraSpec {
   Vec3 target = Vec3(0, 0.6, 0);  ///< m
@@ -60,6 +109,7 @@ struct Scene {
   std::string name = "untitled";
   std::string source_dir = ".";  ///< relative mesh paths resolve from here
   RestMesh mesh;
+  std::optional<GridSpec> grid;  ///< the spec of a generated grid; unset for a mesh file
   ModelType model = ModelType::Springs;
   SpringMaterial material;
   std::vector<PinSpec> pins;

@@ -37,7 +37,7 @@ json material_json(const SpringMaterial& m) {
 /// cloth.pins: what `sim` pins now, in `base`'s words where they still hold. A pin is saved at
 /// its vertex's rest place (the format has no other): one made away from it, in mid-air, loads
 /// back at the rest place.
-json pins_json(const json& base_cloth, const Scene& base, const Simulation& sim) {
+json pins_json(const Scene& base, const Simulation& sim) {
   json pins = json::array();
   std::set<int> covered;
   std::set<int> moving_now;  // a ctrl+click takes a vertex off its path (Simulation::set_pinned)
@@ -51,7 +51,7 @@ json pins_json(const json& base_cloth, const Scene& base, const Simulation& sim)
     bool all_held = true;
     for (int v : vertices) all_held = all_held && (path.moves() ? moving_now.count(v) > 0 : sim.pins().is_pinned(v));
     if (all_held) {
-      pins.push_back(base_cloth.at("pins").at(k));
+      pins.push_back(pin_json(spec));
       covered.insert(vertices.begin(), vertices.end());
     }
   }
@@ -103,6 +103,26 @@ void absolute_path(json& node, const char* key, const std::string& source_dir) {
 
 }  // namespace
 
+json grid_json(const GridSpec& grid) {
+  return section_json(grid, [](auto&& v, const auto& g) { visit_grid(v, g); });
+}
+
+json pin_json(const PinSpec& pin) {
+  json j = json::object();
+  visit_selector(WriteVisibleParameters{j}, static_cast<const VertexSelector&>(pin));
+  visit_pin(WriteVisibleParameters{j}, pin);
+  if (pin.motion.moves()) j["motion"] = section_json(pin.motion, [](auto&& v, const auto& m) { visit_motion(v, m); });
+  return j;
+}
+
+json slide_json(const SlideSpec& slide) {
+  json j = json::object();
+  visit_selector(WriteVisibleParameters{j}, static_cast<const VertexSelector&>(slide));
+  j[slide.kind == SlideConstraint::Kind::Line ? "line" : "plane"] =
+      section_json(slide, [](auto&& v, const auto& s) { visit_slide(v, s); });
+  return j;
+}
+
 json scene_document(const json& base, const std::string& source_dir, const Simulation& sim,
                     const CameraSpec& camera, const DrapeSettings* drape) {
   std::vector<std::string> warnings;
@@ -117,7 +137,12 @@ json scene_document(const json& base, const std::string& source_dir, const Simul
     for (json& c : doc["colliders"]) absolute_path(c, "path", source_dir);
   cloth["model"] = name_of(sim.model().type);
   cloth["material"] = material_json(sim.model().material);
-  cloth["pins"] = pins_json(base.at("cloth"), parsed, sim);
+  if (parsed.grid) cloth["mesh"] = {{"grid", grid_json(*parsed.grid)}};
+  cloth["pins"] = pins_json(parsed, sim);
+  if (!parsed.slides.empty() || cloth.contains("slides")) {
+    cloth["slides"] = json::array();
+    for (const SlideSpec& slide : parsed.slides) cloth["slides"].push_back(slide_json(slide));
+  }
   cloth["self_collision"] = section_json(sim.self_collision(), [](auto&& v, const auto& s) { visit_self_collision(v, s); });
   cloth["tearing"] = section_json(sim.tearing().settings(), [](auto&& v, const auto& s) { visit_tearing(v, s); });
   for (size_t k = 0; k < sim.colliders().size(); ++k) update_collider(doc["colliders"][k], sim.colliders()[k]);

@@ -5,12 +5,21 @@
 #include <string>
 #include <vector>
 
+#include "core/enum_names.hpp"
+#include "core/parameter.hpp"
 #include "core/vec.hpp"
 
 namespace cloth {
 
 /// The plane a generated grid lies in. XZ is horizontal (y up), XY is vertical.
 enum class GridPlane { XZ, XY };
+
+/// The scene-file names of the grid planes.
+inline constexpr NamedValue<GridPlane> kGridPlaneNames[] = {
+    {GridPlane::XZ, "xz"},
+    {GridPlane::XY, "xy"},
+};
+constexpr std::span<const NamedValue<GridPlane>> value_names(GridPlane) { return kGridPlaneNames; }
 
 struct GridSpec {
   double width = 1.0;          ///< extent along the plane's first axis (x), m
@@ -20,6 +29,21 @@ struct GridSpec {
   GridPlane plane = GridPlane::XZ;
   Vec3 center = Vec3(0, 1, 0);  ///< world position of the grid's centre, m
 };
+
+/// Calls v(field, ParamInfo) for each parameter of a generated grid (a scene's
+/// "cloth.mesh.grid"); make_grid checks the spec again.
+template <class Visitor, class G>
+void visit_grid(Visitor&& v, G& g) {
+  v(Pair{g.width, g.height}, {.key = "size", .unit = "m", .lo = 1e-3, .hi = 100,
+                              .tip = "[width, height]: extent along the plane's first axis (x) and second (z for xz; down for xy)",
+                              .ui_lo = 0.05, .ui_hi = 4});
+  v(Pair{g.nx, g.ny}, {.key = "resolution", .lo = 2, .hi = 1024,
+                       .tip = "[nx, ny]: vertices along the plane's first and second axes", .ui_lo = 2,
+                       .ui_hi = 200});
+  v(g.plane, {.key = "plane", .tip = "xz: horizontal (y up); xy: vertical"});
+  v(g.center, {.key = "center", .unit = "m", .lo = -1e4, .hi = 1e4, .tip = "World position of the grid's centre",
+               .ui_lo = -3, .ui_hi = 3});
+}
 
 struct RestMesh {
   std::vector<Vec3> positions;                ///< rest / initial world positions, m

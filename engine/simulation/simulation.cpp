@@ -6,6 +6,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
@@ -34,6 +35,12 @@ void Simulation::check_supported(IntegratorType integrator, ModelType type) {
     throw InputError(std::string("integrator xpbd supports the springs and baraff-witkin models, not ") +
                      name_of(type));
   }
+  // Projective dynamics needs a projection for each energy term; the springs have one (Liu et al.
+  // 2013), the other models' terms (areas, dihedral and angular bends, Breen's curves) are not
+  // written as projections here.
+  if (integrator == IntegratorType::Projective && type != ModelType::Springs) {
+    throw InputError(std::string("integrator projective supports the springs model, not ") + name_of(type));
+  }
 }
 
 void Simulation::set_model_type(ModelType type) {
@@ -51,6 +58,12 @@ void Simulation::set_solver(const SolverSettings& settings) {
   SolverSettings solver = settings;
   if (solver.threads == 0) solver.threads = machine_threads();
   check_supported(solver.integrator, model_.type);
+  if (substeps_before_recovery_ > 0) {
+    // Another integrator gets the user's substeps back unless the user also set new ones.
+    const bool switched = integrator_ && solver.integrator != solver_.integrator;
+    if (switched && solver.substeps == solver_.substeps) solver.substeps = substeps_before_recovery_;
+    if (switched || solver.substeps != solver_.substeps) substeps_before_recovery_ = 0;
+  }
   if (!integrator_ || solver.integrator != solver_.integrator) {
     integrator_ = make_integrator(solver.integrator);  // throws before anything changes
   }
@@ -137,6 +150,7 @@ void Simulation::advance_fixed(FrameReport& report) {
     for (int retry = 0; !ok && retry < kRecoveryRetries && solver_.substeps < kMaxRecoverySubsteps; ++retry) {
       state_ = last_good_;
       ++report.rejected_steps;
+      if (substeps_before_recovery_ == 0) substeps_before_recovery_ = solver_.substeps;
       solver_.substeps = std::min(2 * solver_.substeps, kMaxRecoverySubsteps);
       ok = try_step(report, solver_.dt, time_).empty();
     }
@@ -250,7 +264,8 @@ void Simulation::reset() {
   mouse_.release();
   controller_.restart();
   time_ = 0;
-  statistics_.steps = 0;
+  statistics_ = RunStatistics{};
+  if (substeps_before_recovery_ > 0) solver_.substeps = std::exchange(substeps_before_recovery_, 0);
   ++state_version_;
 }
 

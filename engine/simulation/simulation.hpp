@@ -76,6 +76,9 @@ class Simulation {
   /// Rebuilds the model's elements for another material model on the same mesh (positions,
   /// velocities and pins are kept). Throws InputError if the mesh or the integrator cannot take it.
   void set_model_type(ModelType type);
+  /// Throws InputError for a value outside its declared range or an integrator the model cannot
+  /// take. A switch of integrator drops the substeps a blow-up recovery added (section "Blow-up
+  /// guard" of docs/physics.md): they were what the old integrator needed.
   void set_solver(const SolverSettings& solver);
   /// Self-collision on/off, thickness, friction, passes (throws InputError on bad values).
   void set_self_collision(const SelfCollisionSettings& settings);
@@ -104,7 +107,8 @@ class Simulation {
   /// stay pinned where `x` puts them. Throws InputError for a wrong size or non-finite positions.
   void set_positions(const std::vector<Vec3>& x);
   /// Back to the initial positions, zero velocity, the initial pins, an intact mesh, solids where
-  /// the scene put them, no grab; settings are kept.
+  /// the scene put them, no grab, fresh statistics; settings are kept, the substeps as the user
+  /// set them (not as a blow-up recovery raised them).
   void reset();
 
   double time() const { return time_; }  ///< s
@@ -158,6 +162,7 @@ class Simulation {
 
   double time_ = 0;
   std::uint64_t state_version_ = 0;
+  int substeps_before_recovery_ = 0;  ///< the user's substeps while a recovery runs more (0: none)
   std::uint64_t topology_version_ = 0;
 };
 

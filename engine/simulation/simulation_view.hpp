@@ -40,7 +40,7 @@ class SimulationView {
   // Counters that change when something must be uploaded again.
   std::uint64_t state_version() const;     ///< positions changed
   std::uint64_t topology_version() const;  ///< the mesh's vertices or triangles changed (tear, mend)
-  std::uint64_t collider_version() const;  ///< a solid was added, replaced or removed
+  std::uint64_t collider_version() const;  ///< a solid was added or removed, or its shape changed
 
   // What a pane's label says.
   const SolverSettings& solver() const;

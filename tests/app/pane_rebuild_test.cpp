@@ -3,12 +3,23 @@
 // dropped), and adding or removing solids (simulation and saved document stay in step).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "io/scene_writer.hpp"
 #include "pane.hpp"
 #include "paths.hpp"
 
 namespace {
+
+// The pane's grid with `nx` x `ny` vertices.
+app::ClothEdit resolution(const app::Pane& pane, int nx, int ny) {
+  app::ClothEdit edit;
+  edit.grid = pane.layout.grid.value_or(cloth::GridSpec{});
+  edit.grid->nx = nx;
+  edit.grid->ny = ny;
+  return edit;
+}
 
 std::vector<app::Pane> default_panes(const std::vector<std::string>& overrides) {
   app::Options options;
@@ -26,7 +37,7 @@ TEST(PaneRebuild, NewResolutionKeepsTheLiveSettingsAndThePinsInPlace) {
   sim.set_material(m);
   sim.set_pinned(40, true);  // a ctrl+click pin
   std::vector<std::string> warnings;
-  const std::vector<app::PaneScene> scenes = app::scenes_at_resolution(panes, 24, cloth::CameraSpec{}, warnings);
+  const std::vector<app::PaneScene> scenes = app::scenes_rebuilt(panes, resolution(panes.front(), 24, 12), cloth::CameraSpec{}, warnings);
   ASSERT_EQ(scenes.size(), 1u);
   auto rebuilt = cloth::make_simulation(scenes.front().scene);
   EXPECT_EQ(rebuilt->tearing().intact_mesh().grid_nx, 24);
@@ -49,7 +60,7 @@ TEST(PaneRebuild, RowAndColumnPinsMoveToTheSamePlace) {
       default_panes({"cloth.mesh.grid.resolution=[10,10]", R"(cloth.pins=[{"row": 9}, {"column": 0}])"});
   std::vector<std::string> warnings;
   for (int n : {4, 17}) {
-    auto rebuilt = cloth::make_simulation(app::scenes_at_resolution(panes, n, cloth::CameraSpec{}, warnings).front().scene);
+    auto rebuilt = cloth::make_simulation(app::scenes_rebuilt(panes, resolution(panes.front(), n, n), cloth::CameraSpec{}, warnings).front().scene);
     const cloth::RestMesh& grid = rebuilt->tearing().intact_mesh();
     int pinned = 0;
     for (int v = 0; v < rebuilt->model().vertex_count(); ++v) pinned += rebuilt->pins().is_pinned(v);
@@ -61,11 +72,56 @@ TEST(PaneRebuild, RowAndColumnPinsMoveToTheSamePlace) {
   }
 }
 
+// The Cloth section's other edits go through the same rebuild: a grid turned upright, resized
+// and moved; the pins replaced; a slide added. The rebuilt pane's layout is the edited one.
+TEST(PaneRebuild, GridPinAndSlideEditsRebuildTheCloth) {
+  std::vector<app::Pane> panes = default_panes({"cloth.mesh.grid.resolution=[8,8]"});
+  app::ClothEdit upright;
+  upright.grid = *panes.front().layout.grid;
+  upright.grid->plane = cloth::GridPlane::XY;
+  upright.grid->width = 0.6;
+  upright.grid->center = cloth::Vec3(0.2, 1.4, 0.3);
+  std::vector<std::string> warnings;
+  std::vector<app::Pane> rebuilt = app::make_panes(app::scenes_rebuilt(panes, upright, cloth::CameraSpec{}, warnings));
+  const cloth::RestMesh& mesh = rebuilt.front().sim->tearing().intact_mesh();
+  double lo_x = 1e9, hi_x = -1e9;
+  for (const cloth::Vec3& x : mesh.positions) {
+    EXPECT_DOUBLE_EQ(x.z(), 0.3);  // upright: every vertex in the plane z = 0.3 m
+    lo_x = std::min(lo_x, x.x());
+    hi_x = std::max(hi_x, x.x());
+  }
+  EXPECT_NEAR(hi_x - lo_x, 0.6, 1e-12);
+  EXPECT_NEAR(hi_x + lo_x, 0.4, 1e-12);
+  EXPECT_EQ(rebuilt.front().layout.grid->plane, cloth::GridPlane::XY);
+  EXPECT_TRUE(rebuilt.front().sim->pins().is_pinned(mesh.grid_index(7, 0)));  // the pins kept
+
+  std::vector<cloth::PinSpec> pins(1);
+  pins[0].kind = cloth::VertexSelector::Kind::Row;
+  pins[0].row = 7;
+  std::vector<cloth::SlideSpec> slides(1);
+  static_cast<cloth::VertexSelector&>(slides[0]).kind = cloth::VertexSelector::Kind::Corner;
+  slides[0].corner = cloth::GridCorner::MaxMax;
+  app::ClothEdit new_pins;
+  new_pins.pins = pins;
+  new_pins.slides = slides;
+  std::vector<app::Pane> edited = app::make_panes(app::scenes_rebuilt(rebuilt, new_pins, cloth::CameraSpec{}, warnings));
+  const cloth::Simulation& sim = *edited.front().sim;
+  EXPECT_EQ(sim.pins().pinned_count(), 8);  // row 7, and the corner pins gone
+  EXPECT_TRUE(sim.pins().is_pinned(mesh.grid_index(3, 7)));
+  EXPECT_FALSE(sim.pins().is_pinned(mesh.grid_index(0, 0)));
+  ASSERT_EQ(edited.front().layout.slides.size(), 1u);
+  EXPECT_EQ(edited.front().layout.slides[0].corner, cloth::GridCorner::MaxMax);
+  EXPECT_EQ(edited.front().document["cloth"]["slides"][0]["corner"], "max-max");
+  // A pin that does not fit the grid is a one-line error when the cloth is built.
+  new_pins.pins->at(0).row = 8;
+  EXPECT_THROW(app::make_panes(app::scenes_rebuilt(edited, new_pins, cloth::CameraSpec{}, warnings)), cloth::InputError);
+}
+
 TEST(PaneRebuild, AMeshFileHasNoResolutionToChange) {
   std::vector<app::Pane> panes =
       default_panes({R"(cloth.mesh={"obj": "../meshes/cloth_patch_low.obj"})", "cloth.pins=[]"});
   std::vector<std::string> warnings;
-  EXPECT_THROW(app::scenes_at_resolution(panes, 20, cloth::CameraSpec{}, warnings), cloth::InputError);
+  EXPECT_THROW(app::scenes_rebuilt(panes, resolution(panes.front(), 20, 20), cloth::CameraSpec{}, warnings), cloth::InputError);
 }
 
 // A sphere added under a falling sheet catches it and the saved scene has it; removing it takes

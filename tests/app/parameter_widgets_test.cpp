@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include "collision/tearing.hpp"
 #include "drape/drape_settings.hpp"
 #include "forces/forces.hpp"
+#include "io/scene.hpp"
+#include "mesh/mesh.hpp"
 #include "model/material_parameters.hpp"
 #include "parameter_widgets.hpp"
 #include "integrators/solver_settings.hpp"
@@ -69,6 +72,10 @@ const auto kCollider = [](auto&& v, auto& s) { cloth::visit_collider(v, s); };
 const auto kShape = [](auto&& v, auto& s) { cloth::visit_shape(v, s); };
 const auto kMotion = [](auto&& v, auto& s) { cloth::visit_motion(v, s); };
 const auto kDrape = [](auto&& v, auto& s) { cloth::visit_drape(v, s); };
+const auto kGrid = [](auto&& v, auto& s) { cloth::visit_grid(v, s); };
+const auto kSelector = [](auto&& v, auto& s) { cloth::visit_selector(v, s); };
+const auto kPin = [](auto&& v, auto& s) { cloth::visit_pin(v, s); };
+const auto kSlide = [](auto&& v, auto& s) { cloth::visit_slide(v, s); };
 
 // One default shape of every type.
 std::vector<cloth::Shape> every_shape() {
@@ -189,6 +196,42 @@ TEST_F(PanelContext, DrapeWidgetsAreTheDeclaredOnesOfTheMethod) {
   EXPECT_EQ(std::count(w_cycle.begin(), w_cycle.end(), "k3"), 1);
 }
 
+// The Cloth section: the grid's four keys; a pin's or slide's one selector key of four (the one
+// its file gives), a pin's solid only when it follows one, a slide's point and its line's
+// direction or its plane's normal.
+TEST_F(PanelContext, ClothLayoutWidgetsAreTheDeclaredOnes) {
+  const auto drawn = [](auto settings, auto visit) {
+    return drawn_keys(ModelType::Springs, cloth::IntegratorType::Verlet, settings, visit);
+  };
+  const auto declared = [](auto settings, auto visit) {
+    return declared_keys(ModelType::Springs, cloth::IntegratorType::Verlet, settings, visit);
+  };
+  EXPECT_EQ(drawn(cloth::GridSpec{}, kGrid), declared(cloth::GridSpec{}, kGrid));
+  EXPECT_EQ(drawn(cloth::GridSpec{}, kGrid), (std::vector<std::string>{"size", "resolution", "plane", "center"}));
+  const std::pair<cloth::VertexSelector::Kind, const char*> kinds[] = {
+      {cloth::VertexSelector::Kind::Corner, "corner"},
+      {cloth::VertexSelector::Kind::Column, "column"},
+      {cloth::VertexSelector::Kind::Row, "row"},
+      {cloth::VertexSelector::Kind::Vertex, "vertex"}};
+  for (const auto& [kind, key] : kinds) {
+    cloth::SlideSpec slide;  // a slide's own kind (line) must not hide its selector's
+    static_cast<cloth::VertexSelector&>(slide).kind = kind;
+    EXPECT_EQ(drawn(slide, kSelector), declared(slide, kSelector)) << key;
+    EXPECT_EQ(drawn(slide, kSelector), std::vector<std::string>{key});
+  }
+  cloth::PinSpec pin;
+  EXPECT_TRUE(drawn(pin, kPin).empty());
+  pin.collider = 1;
+  EXPECT_EQ(drawn(pin, kPin), std::vector<std::string>{"collider"});
+  cloth::SlideSpec line;
+  EXPECT_EQ(drawn(line, kSlide), declared(line, kSlide));
+  EXPECT_EQ(drawn(line, kSlide), (std::vector<std::string>{"point", "direction"}));
+  cloth::SlideSpec plane;
+  plane.kind = cloth::SlideConstraint::Kind::Plane;
+  plane.point = cloth::Vec3(0, 1, 0);
+  EXPECT_EQ(drawn(plane, kSlide), (std::vector<std::string>{"point", "normal"}));
+}
+
 // Every declared parameter of every section: a range that holds its default and the panel's
 // slider, and a tooltip.
 TEST(ParameterDeclarations, DefaultsLieInTheirRangesAndSlidersHaveTips) {
@@ -220,6 +263,17 @@ TEST(ParameterDeclarations, DefaultsLieInTheirRangesAndSlidersHaveTips) {
   }
   cloth::visit_motion(check, path);
   cloth::visit_drape(check, drape);
+  const cloth::GridSpec grid;
+  const cloth::PinSpec pin;
+  const cloth::SlideSpec slide;
+  cloth::visit_grid(check, grid);
+  cloth::visit_selector(check, pin);
+  cloth::visit_pin(check, pin);
+  cloth::visit_slide(check, slide);
+  EXPECT_NO_THROW(cloth::visit_grid(cloth::RangeCheck("cloth.mesh.grid"), grid));
+  EXPECT_NO_THROW(cloth::visit_selector(cloth::RangeCheck("cloth.pins.0"), pin));
+  EXPECT_NO_THROW(cloth::visit_pin(cloth::RangeCheck("cloth.pins.0"), pin));
+  EXPECT_NO_THROW(cloth::visit_slide(cloth::RangeCheck("cloth.slides.0.line"), slide));
   EXPECT_NO_THROW(cloth::visit_collider(cloth::RangeCheck("colliders.0"), solid));
   EXPECT_NO_THROW(cloth::visit_motion(cloth::RangeCheck("colliders.0.motion"), path));
   EXPECT_NO_THROW(cloth::visit_drape(cloth::RangeCheck("drape"), drape));

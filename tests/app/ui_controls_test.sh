@@ -2,10 +2,11 @@
 # End-to-end test of the app's controls as a person uses them, under Xvfb with xdotool:
 #  1. a slider: clicking near the left end of Material > stretch makes the cloth far softer; the
 #     stats show the new stiffness and the hanging cloth stretching further;
-#  2. the window survives being resized (the stats report the new size and frames keep coming)
+#  2. Escape with a dropdown open closes the dropdown and leaves the app running;
+#  3. the window survives being resized (the stats report the new size and frames keep coming)
 #     and being unmapped and mapped again (Xvfb has no window manager to minimise it: GLFW keeps
 #     the framebuffer size, so this does not reach the app's 0 x 0 path);
-#  3. recording at the fixed simulation rate: a run recorded from the start on a scene too heavy
+#  4. recording at the fixed simulation rate: a run recorded from the start on a scene too heavy
 #     to draw in real time holds one video frame per simulated step (+ the first), not one per
 #     drawn frame, so it plays at the simulation's speed (checked with ffprobe).
 #
@@ -37,7 +38,16 @@ wait_for_stats "doc['app']['displayed_frames'] > $frames + 60 and doc['max_edge_
   "the softer cloth stretching further"
 echo "ui_controls_test: stretch 1000 -> $stretch N/m, max strain $strain_before -> $(stat 'doc["max_edge_strain"]')"
 
-# 2. Resize, then unmap and map the window again.
+# 2. The integrator dropdown (its row at y = 155): Escape closes it, and only a second one quits.
+xdotool mousemove 100 155 click 1
+wait_for_stats 'doc["app"]["popup_open"]' "the integrator dropdown opening"
+xdotool key Escape
+wait_for_stats 'not doc["app"]["popup_open"]' "Escape closing the dropdown"
+frames=$(stat 'doc["app"]["displayed_frames"]')
+wait_for_stats "doc['app']['displayed_frames'] > $frames + 10" "frames after Escape closed the dropdown"
+echo "ui_controls_test: Escape closed the integrator dropdown, the app kept running"
+
+# 3. Resize, then unmap and map the window again.
 xdotool windowsize --sync "$wid" 800 600
 wait_for_stats 'doc["app"]["window"] == [800, 600]' "the new window size"
 frames=$(stat 'doc["app"]["displayed_frames"]')
@@ -48,7 +58,7 @@ wait_for_stats "doc['app']['displayed_frames'] > $frames + 10" "frames after the
 quit_app_with_escape
 echo "ui_controls_test: resized to 800x600, unmapped and mapped: still drawing, exit status 0"
 
-# 3. A 48 x 48 cloth at 60 Verlet substeps draws far below 60 Hz here; record it from the start.
+# 4. A 48 x 48 cloth at 60 Verlet substeps draws far below 60 Hz here; record it from the start.
 "$bin" --scene "$root/tests/app/drag_scene.json" --set 'cloth.mesh.grid.resolution=[48,48]' --window 640x480 \
   --record "$tmp/run.mp4" --quit-after-frames 40 --stats "$tmp/rec.json" >>"$tmp/app.log" 2>&1 ||
   fail "the recording run exited with status $?"

@@ -42,6 +42,33 @@ TEST(ColliderSet, EveryChangeOfTheSetRaisesItsVersion) {
   EXPECT_THROW(set.replace(3, ball(0.1)), InputError);
 }
 
+// The renderer re-tessellates a solid only when what it draws changes: a friction, thickness or
+// path edit (a panel slider dragged, replace() every frame) keeps the version; a new size, place
+// or type raises it.
+TEST(ColliderSet, OnlyAChangeOfShapeRaisesTheVersionOnReplace) {
+  ColliderSet set;
+  set.add(ball(0.2));
+  const auto before = set.version();
+  Collider edited = ball(0.2);
+  edited.friction = 0.9;
+  edited.thickness = 0.02;
+  edited.motion.kind = MotionPath::Kind::Oscillate;
+  set.replace(0, edited);
+  EXPECT_EQ(set.version(), before);
+  EXPECT_EQ(set[0].friction, 0.9);  // replaced all the same
+  edited.shape = SphereShape{.center = Vec3(0, 0.1, 0), .radius = 0.2};
+  set.replace(0, edited);
+  EXPECT_GT(set.version(), before);
+  const auto moved = set.version();
+  set.replace(0, Collider(BoxShape{}));
+  EXPECT_GT(set.version(), moved);
+  const auto box = set.version();
+  BoxShape turned;
+  turned.rotation_deg = Vec3(0, 30, 0);
+  set.replace(0, Collider(turned));
+  EXPECT_GT(set.version(), box);
+}
+
 TEST(ColliderSet, FrictionIsCheckedAndOffsetsGoBackOnClear) {
   ColliderSet set({ball(0.2)});
   EXPECT_THROW(set.set_friction(0, -0.1, 0.2), InputError);

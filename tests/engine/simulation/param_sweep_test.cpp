@@ -64,7 +64,8 @@ struct Case {
 
 Case random_case(Random& r, cloth::IntegratorType integrator) {
   Case c;
-  c.model = r.chance(0.5) ? ModelType::Springs : ModelType::BaraffWitkin;
+  // projective steps the springs model only (Simulation::check_supported).
+  c.model = r.chance(0.5) || integrator == IntegratorType::Projective ? ModelType::Springs : ModelType::BaraffWitkin;
   SpringMaterial& m = c.material;
   m.density = r.decades(1e-4, 100);
   m.stretch = r.maybe_zero(0.05, 1e-2, 1e8);
@@ -103,6 +104,10 @@ Case random_case(Random& r, cloth::IntegratorType integrator) {
   f.wind.frequency = r.uniform(-1e3, 1e3);
   f.wind.wavenumber = r.uniform(-1e3, 1e3);
   f.wind.gust = r.uniform(0, 1);
+  if (integrator == IntegratorType::Projective) {  // drawn last: the other integrators' sets stay as they were
+    s.projective_iterations = r.integer(1, 30);
+    s.chebyshev_rho = r.chance(0.3) ? 0.0 : r.uniform(0, 0.9999);
+  }
   return c;
 }
 

@@ -192,6 +192,42 @@ TEST(Instability, RecoveryRaisesSubstepsAndTheClothKeepsMoving) {
   EXPECT_EQ(sim.statistics().instabilities, events) << "stable from then on";
 }
 
+TEST(Instability, ResetAndAnotherIntegratorGiveBackTheUsersSubsteps) {
+  // The recovery's substeps are what one integrator needed on one run: Reset and a switch of
+  // integrator start again from the user's 3 (the implicit step would crawl at the raised count),
+  // and Reset clears the counters.
+  Simulation sim = make_sim(10, SpringMaterial{}, {0, 9}, 1.0 / 60, 3);
+  const auto run_until_recovered = [&] {
+    for (int s = 0; s < 60 && sim.solver().substeps == 3; ++s) sim.step();
+    ASSERT_GT(sim.solver().substeps, 3) << "the recovery raised the substeps";
+  };
+  run_until_recovered();
+  ASSERT_GE(sim.statistics().instabilities, 1);
+  sim.reset();
+  EXPECT_EQ(sim.solver().substeps, 3);
+  EXPECT_EQ(sim.statistics().instabilities, 0);
+  EXPECT_EQ(sim.statistics().rejected_steps, 0);
+  EXPECT_EQ(sim.statistics().steps, 0);
+  EXPECT_TRUE(sim.statistics().last_instability.empty());
+
+  run_until_recovered();
+  SolverSettings implicit = sim.solver();  // as the panel passes it: the raised count kept
+  implicit.integrator = IntegratorType::Implicit;
+  sim.set_solver(implicit);
+  EXPECT_EQ(sim.solver().substeps, 3);
+
+  // A count the user picks while the recovery's is in force is theirs: Reset keeps it.
+  SolverSettings verlet = sim.solver();
+  verlet.integrator = IntegratorType::Verlet;
+  sim.set_solver(verlet);
+  run_until_recovered();
+  SolverSettings chosen = sim.solver();
+  chosen.substeps = 500;
+  sim.set_solver(chosen);
+  sim.reset();
+  EXPECT_EQ(sim.solver().substeps, 500);
+}
+
 TEST(Grab, GrabbedVertexFollowsTargetAndReleaseLetsGo) {
   Simulation sim = make_sim(10, SpringMaterial{}, {0, 9}, 1.0 / 60, 50);
   const Vec3 target = sim.state().x[99] + Vec3(0, 0.3, 0);
