@@ -35,15 +35,26 @@ bool ProjectiveIntegrator::Key::operator==(const Key& o) const {
   return true;
 }
 
+const std::vector<Spring>& ProjectiveIntegrator::classic_bend_springs(const ClothModel& model) {
+  if (model.mesh.triangles != bend_springs_triangles_) {
+    bend_springs_ = build_springs(model.mesh);
+    std::erase_if(bend_springs_, [](const Spring& s) { return s.type != SpringType::Bend; });
+    bend_springs_triangles_ = model.mesh.triangles;
+  }
+  apply_spring_material(bend_springs_, model.material);
+  return bend_springs_;
+}
+
 void ProjectiveIntegrator::prepare(const ClothModel& model, const StepContext& ctx, double h) {
   const int n = model.vertex_count();
   Key& key = next_key_;
   key.h = h;
   key.mass = model.mass;
-  key.springs.resize(model.springs.size());
-  for (size_t s = 0; s < model.springs.size(); ++s) {
-    const Spring& spring = model.springs[s];
-    key.springs[s] = {spring.i, spring.j, spring.rest, spring.k, spring.kd};
+  key.springs.clear();
+  for (const Spring& spring : model.springs) key.springs.push_back({spring.i, spring.j, spring.rest, spring.k, spring.kd});
+  if (!model.bend_triangles.empty()) {
+    for (const Spring& spring : classic_bend_springs(model))
+      key.springs.push_back({spring.i, spring.j, spring.rest, spring.k, spring.kd});
   }
   key.fixed.assign(ctx.kinematics.pinned->begin(), ctx.kinematics.pinned->end());
   if (const Grab* grab = ctx.kinematics.kinematic_grab()) key.fixed[size_t(grab->vertex)] = 1;

@@ -25,7 +25,9 @@
 // estimated spectral radius of the iteration; rho = 0 is plain local-global.
 //
 // What the integrator takes, and how:
-// - the springs model only (Simulation::check_supported refuses the others);
+// - the springs model only (Simulation::check_supported refuses the others); its bending by the
+//   classic bend springs (k = B / h^2) whatever bend_element says, since the shape-operator bend
+//   has no projection (its energy couples a triangle's three hinge angles);
 // - gravity, the velocity damping -m c v, drag and wind: explicit, at (x0, v0), inside y;
 // - the springs' damping kd: the quadratic dissipation kd/(2h) |A_s (x - x0)|^2 above, i.e. the
 //   force -kd (v_i - v_j) on the whole relative velocity (the force-based integrators damp only
@@ -36,12 +38,14 @@
 //   k (target - x) - c v taken implicitly);
 // - slides: projected after the solve (project_slides), as XPBD does;
 // - solids and self-collision: the collision stage after the solve (end_substep).
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include <Eigen/Core>
 #include <Eigen/SparseCholesky>
 
+#include "elements/springs.hpp"
 #include "integrators/integrator.hpp"
 #include "integrators/projective_constraints.hpp"
 
@@ -77,10 +81,15 @@ class ProjectiveIntegrator final : public Integrator {
   };
   /// key_ for this step; refactors when it changed.
   void prepare(const ClothModel& model, const StepContext& ctx, double h);
+  /// The springs model's bend springs when it bends by the shape operator (which has no
+  /// projection: its energy couples a triangle's three hinges), rebuilt when the mesh changes.
+  const std::vector<Spring>& classic_bend_springs(const ClothModel& model);
   /// One local-global iteration from x_ into next_ (free rows; fixed ones copied).
   void local_global(const std::vector<Vec3>& x, std::vector<Vec3>& next);
 
   Key key_, next_key_;
+  std::vector<Spring> bend_springs_;
+  std::vector<std::array<int, 3>> bend_springs_triangles_;  ///< the mesh bend_springs_ were built on
   std::vector<int> row_;  ///< vertex -> row of the global matrix, -1 for a fixed vertex
   Eigen::SparseMatrix<double> matrix_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> factor_;
