@@ -132,7 +132,9 @@ std::vector<double> cantilever_angles(const Case& c, const CellShape& cell, cons
     newton.force_tolerance = 1e-3 * kDensity * g * a * a * cell.across;  // of a vertex's weight
     const DrapeResult rest = solve_drape(make_drape_problem(model, Vec3(0, -g, 0), clamp, {}, x), newton);
     converged = converged && rest.converged;
-    if (hold) EXPECT_TRUE(rest.converged) << c.name << ", " << cell.name << ", lambda " << lambda << ": " << rest.message;
+    if (hold) {
+      EXPECT_TRUE(rest.converged) << c.name << ", " << cell.name << ", lambda " << lambda << ": " << rest.message;
+    }
     x = rest.x;
     if (lambda < lambdas[next]) continue;
     ++next;
@@ -169,7 +171,9 @@ void check_against_elastica(const Case& c, bool hold) {
     std::printf("%-26s %-11s", c.name, cell.name);
     for (size_t k = 0; k < lambdas.size(); ++k) {
       std::printf(" | %9.2f %+6.2f", angles[k] / kDegree, (angles[k] - elastica[k]) / kDegree);
-      if (hold) EXPECT_NEAR(angles[k], elastica[k], 1.5 * kDegree) << c.name << ", " << cell.name << ", lambda " << lambdas[k];
+      if (hold) {
+        EXPECT_NEAR(angles[k], elastica[k], 1.5 * kDegree) << c.name << ", " << cell.name << ", lambda " << lambdas[k];
+      }
     }
     std::printf("%s\n", converged ? "" : "  (* Newton stopped short: shapes not at rest)");
   }
