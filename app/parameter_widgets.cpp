@@ -101,8 +101,8 @@ void ParameterWidgets::operator()(cloth::Switchable<double> s, const cloth::Para
   tooltip(p);
 }
 
-void ParameterWidgets::operator()(cloth::Optional<std::optional<double>> o, const cloth::ParamInfo& p) {
-  if (!shown(p)) return;
+template <class T>
+bool ParameterWidgets::presence_checkbox(cloth::Optional<std::optional<T>> o, const cloth::ParamInfo& p) {
   bool on = o.value.has_value();
   if (ImGui::Checkbox(p.shown_label(), &on)) {
     if (on) {
@@ -113,7 +113,11 @@ void ParameterWidgets::operator()(cloth::Optional<std::optional<double>> o, cons
     changed_ = true;
   }
   tooltip(p);
-  if (!on) return;
+  return on;
+}
+
+void ParameterWidgets::operator()(cloth::Optional<std::optional<double>> o, const cloth::ParamInfo& p) {
+  if (!shown(p) || !presence_checkbox(o, p)) return;
   ImGui::SameLine();
   double x = *o.value;
   const double lo = p.slider_lo(), hi = p.slider_hi();
@@ -127,18 +131,7 @@ void ParameterWidgets::operator()(cloth::Optional<std::optional<double>> o, cons
 }
 
 void ParameterWidgets::operator()(cloth::Optional<std::optional<cloth::Vec3>> o, const cloth::ParamInfo& p) {
-  if (!shown(p)) return;
-  bool on = o.value.has_value();
-  if (ImGui::Checkbox(p.shown_label(), &on)) {
-    if (on) {
-      o.value = o.on_value;
-    } else {
-      o.value.reset();
-    }
-    changed_ = true;
-  }
-  tooltip(p);
-  if (!on) return;
+  if (!shown(p) || !presence_checkbox(o, p)) return;
   cloth::Vec3 x = *o.value;
   const double lo = p.slider_lo(), hi = p.slider_hi();
   const std::string id = std::string("##") + p.key;

@@ -79,6 +79,10 @@ class ParameterWidgets {
   bool shown(const cloth::ParamInfo& p);
   bool combo(const cloth::ParamInfo& p, int& index, const std::vector<const char*>& names);
   void tooltip(const cloth::ParamInfo& p) const;
+  /// An optional value's checkbox, switching it between absent and its on-value; whether it is
+  /// present now (its own widget then follows).
+  template <class T>
+  bool presence_checkbox(cloth::Optional<std::optional<T>> o, const cloth::ParamInfo& p);
   cloth::ModelType model_;
   cloth::IntegratorType integrator_;
   std::vector<std::string>* drawn_;

@@ -86,7 +86,14 @@ struct Condition {
   std::array<Eigen::Matrix<double, N, N>, M> hess;  ///< d2C_m/dx2
 };
 
-/// Result of one element kernel over its N = 3 * vertices coordinates.
+/// An element's energy and force alone, over its N = 3 * vertices coordinates.
+template <int N>
+struct ElementForce {
+  double energy = 0;                  ///< elastic energy, J
+  Eigen::Matrix<double, N, 1> force;  ///< -dE/dx + damping d, N
+};
+
+/// An element's energy, force and Jacobians (dfdx, dfdv).
 template <int N>
 struct ElementEval {
   double energy = 0;                                                ///< elastic energy, J

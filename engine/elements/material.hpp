@@ -5,9 +5,10 @@
 // of constant k stretched by strain e pulls with k*e*h on a strip of width h, i.e. a line tension
 // of k*e: the spring constant *is* the sheet's 2D stretch modulus, whatever h is. So the same
 // material behaves the same at every grid resolution (likewise the damping constant in N*s/m).
-// Bending rigidity B (N*m) goes to the shape-operator bend element by default; with the classic
-// bend springs it maps onto springs spanning 2h as k_bend = B / h^2 (dimensional mapping only:
-// bend springs resist bending at second order; see docs/physics.md).
+// Bending rigidity B (N*m) maps onto the classic bend springs spanning 2h as k_bend = B / h^2
+// (dimensional mapping only: bend springs resist bending at second order), or, with
+// bend_element = shape-operator, goes to the shape-operator bend element that feels B exactly
+// (see docs/physics.md, "Bending").
 #include "core/enum_names.hpp"
 
 namespace cloth {
@@ -55,7 +56,9 @@ struct SpringMaterial {
   double stretch = 1000.0;         ///< structural spring modulus, N/m
   double shear = 100.0;            ///< shear (diagonal) spring modulus, N/m
   double bending = 1e-4;           ///< bending rigidity B, N*m (bend spring k = B / rest_len_half^2)
-  BendElement bend_element = BendElement::ShapeOperator;  ///< springs model: how B is applied
+  /// Springs model: how B is applied. Bend springs by default: the shape operator makes an
+  /// explicit step about 9 times costlier (docs/physics.md, "Bending").
+  BendElement bend_element = BendElement::BendSprings;
   double damping = 0.02;           ///< spring damping along the spring axis, N*s/m
   double velocity_damping = 0.5;   ///< simple velocity damping a = -c v of Yu, sec. 6, 1/s
                                    ///< (a stand-in for air drag; forces.drag is the real model)

@@ -20,21 +20,33 @@ namespace {
 // Element slots of hinge i's four vertices (v[i], v[i+1], v[i+2], v[3+i]).
 constexpr int kLocal[3][4] = {{0, 1, 2, 3}, {1, 2, 0, 4}, {2, 0, 1, 5}};
 
-ElementEval<18> evaluate(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,
-                         const std::vector<Vec3>& v, double bending, double damping, bool definite) {
-  assert(v.size() == x.size());
+// The hinge angles theta, their Jacobian J (3 x 18) and dE/dtheta + damping, g = K (B theta +
+// k_d theta_dot): what the force and every stiffness start from.
+struct HingeAngles {
   Eigen::Vector3d theta = Eigen::Vector3d::Zero();
-  Eigen::Matrix<double, 3, 18> jac = Eigen::Matrix<double, 3, 18>::Zero();  // dtheta_i / dx
+  Eigen::Matrix<double, 3, 18> jac = Eigen::Matrix<double, 3, 18>::Zero();
+  Eigen::Vector3d effective, g;
+};
+
+HingeAngles hinge_angles(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,
+                         const std::vector<Vec3>& v, double bending, double damping) {
+  assert(v.size() == x.size());
+  HingeAngles h;
   for (int i = 0; i < 3; ++i) {
     if (!t.interior[size_t(i)]) continue;
     const Condition<12, 1> c = bend_condition(t.hinges[size_t(i)], x, /*hessian=*/false);
-    theta[i] = c.value[0];
-    for (int a = 0; a < 4; ++a) jac.block<1, 3>(i, 3 * kLocal[i][a]) = c.grad.col(0).segment<3>(3 * a).transpose();
+    h.theta[i] = c.value[0];
+    for (int a = 0; a < 4; ++a) h.jac.block<1, 3>(i, 3 * kLocal[i][a]) = c.grad.col(0).segment<3>(3 * a).transpose();
   }
-  const Eigen::Vector3d theta_dot = jac * gather<6>(t.v, v);
-  const Eigen::Vector3d effective = bending * theta + damping * theta_dot;  // N*m per hinge
-  const Eigen::Vector3d g = t.stiffness * effective;                        // dE/dtheta + damping
+  const Eigen::Vector3d theta_dot = h.jac * gather<6>(t.v, v);
+  h.effective = bending * h.theta + damping * theta_dot;  // N*m per hinge
+  h.g = t.stiffness * h.effective;
+  return h;
+}
 
+ElementEval<18> evaluate(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,
+                         const std::vector<Vec3>& v, double bending, double damping, bool definite) {
+  const auto [theta, jac, effective, g] = hinge_angles(t, x, v, bending, damping);
   ElementEval<18> out;
   out.energy = 0.5 * bending * theta.dot(t.stiffness * theta);
   out.force = -jac.transpose() * g;
@@ -102,6 +114,12 @@ std::vector<ShapeOperatorTriangle> build_shape_operator_bend(const RestMesh& mes
     out.push_back(e);
   }
   return out;
+}
+
+ElementForce<18> shape_operator_bend_force(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,
+                                           const std::vector<Vec3>& v, double bending, double damping) {
+  const HingeAngles h = hinge_angles(t, x, v, bending, damping);
+  return {0.5 * bending * h.theta.dot(t.stiffness * h.theta), -h.jac.transpose() * h.g};
 }
 
 ElementEval<18> eval_shape_operator_bend(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,

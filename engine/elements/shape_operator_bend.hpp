@@ -54,6 +54,11 @@ struct ShapeOperatorTriangle {
 std::vector<ShapeOperatorTriangle> build_shape_operator_bend(const RestMesh& mesh, double k_u = 1.0,
                                                              double k_v = 1.0);
 
+/// Energy and force (elastic + damping) alone, as eval_shape_operator_bend gives them: what the
+/// explicit integrators need, without its two 18 x 18 matrices.
+ElementForce<18> shape_operator_bend_force(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,
+                                           const std::vector<Vec3>& v, double bending, double damping);
+
 /// Energy, force (elastic + damping) and Jacobians of one element: bending = B (N*m), damping =
 /// k_d (N*m*s). dfdx is exact (with eq. 12's symmetric damping term).
 ElementEval<18> eval_shape_operator_bend(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,

@@ -17,8 +17,9 @@ namespace {
 // trellis corners (N = 9). Only the arrays of the model's type are non-empty. With
 // `definite_bend`, the bend elements come with their own definite stiffness (Gauss-Newton at
 // small angles: an 18 x 18 projection per triangle would dominate the step) and `definite` is
-// true in their visit.
-template <typename Visit>
+// true in their visit. Without kJacobians the shape-operator bend gives its energy and force alone
+// (ElementForce): its two 18 x 18 matrices dominated the explicit integrators' steps.
+template <bool kJacobians, typename Visit>
 void for_each_element(const ClothModel& model, const ClothState& state, bool definite_bend, Visit&& visit) {
   const SpringMaterial& m = model.material;
   for (const StretchShearTriangle& t : model.bw_triangles) {
@@ -26,6 +27,10 @@ void for_each_element(const ClothModel& model, const ClothState& state, bool def
     visit(eval_shear(t, state.x, state.v, m.shear, m.damping), t.v, false);
   }
   for (const ShapeOperatorTriangle& t : model.bend_triangles) {
+    if constexpr (!kJacobians) {
+      visit(shape_operator_bend_force(t, state.x, state.v, m.bending, m.bending_damping), t.v, false);
+      continue;
+    }
     visit(definite_bend ? eval_shape_operator_bend_definite(t, state.x, state.v, m.bending, m.bending_damping)
                         : eval_shape_operator_bend(t, state.x, state.v, m.bending, m.bending_damping),
           t.v, definite_bend);
@@ -55,8 +60,8 @@ void for_each_element(const ClothModel& model, const ClothState& state, bool def
   }
 }
 
-template <int N, size_t V>
-void scatter_force(const ElementEval<N>& e, const std::array<int, V>& v, std::vector<Vec3>& f) {
+template <class Element, size_t V>
+void scatter_force(const Element& e, const std::array<int, V>& v, std::vector<Vec3>& f) {
   for (size_t a = 0; a < V; ++a) f[v[a]] += e.force.template segment<3>(3 * a);
 }
 
@@ -79,13 +84,13 @@ void add_internal_forces(const ClothModel& model, const ClothState& state, std::
     f[s.i] += fi;
     f[s.j] -= fi;
   }
-  for_each_element(model, state, false, [&](const auto& eval, const auto& v, bool) { scatter_force(eval, v, f); });
+  for_each_element<false>(model, state, false, [&](const auto& eval, const auto& v, bool) { scatter_force(eval, v, f); });
 }
 
 double internal_energy(const ClothModel& model, const ClothState& state) {
   double e = 0;
   for (const Spring& s : model.springs) e += spring_energy(s, state.x[s.i], state.x[s.j]);
-  for_each_element(model, state, false, [&](const auto& eval, const auto&, bool) { e += eval.energy; });
+  for_each_element<false>(model, state, false, [&](const auto& eval, const auto&, bool) { e += eval.energy; });
   return e;
 }
 
@@ -141,7 +146,7 @@ void add_internal_jacobians(const ClothModel& model, const ClothState& state, bo
                  evaluate(static_cast<int>(k)));
     }
   }
-  for_each_element(model, state, definite && step_bend, [&](const auto& eval, const auto& v, bool already_definite) {
+  for_each_element<true>(model, state, definite && step_bend, [&](const auto& eval, const auto& v, bool already_definite) {
     if (f) scatter_force(eval, v, *f);
     scatter_jacobians(eval, v, definite && !already_definite, jac);
   });

@@ -132,6 +132,7 @@ TEST(ElementLines, EverySpringOnceInTheColourOfItsKind) {
   g.nx = 5;
   g.ny = 4;
   scene.mesh = cloth::make_grid(g);
+  scene.material.bend_element = cloth::BendElement::BendSprings;  // the shape operator has none
   auto sim = cloth::make_simulation(scene);
   std::vector<app::ColoredPoint> out;
   app::build_element_lines(cloth::SimulationView(*sim), out);

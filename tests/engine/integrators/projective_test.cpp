@@ -129,7 +129,7 @@ TEST(Projective, BendsByTheClassicBendSprings) {
   ProjectiveIntegrator ia, ib;
   pa.step(ia, a, springs, 1.0 / 60);
   pb.step(ib, b, shape_operator, 1.0 / 60);
-  EXPECT_EQ(max_distance(a.x, b.x), 0.0);
+  EXPECT_LT(max_distance(a.x, b.x), 1e-12);  // the same springs, summed in another order
   // Without the bend springs the step differs: they are in the system.
   SpringMaterial no_bending = springs.material;
   no_bending.bending = 0;
