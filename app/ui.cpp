@@ -314,13 +314,13 @@ void Ui::cloth_section(const cloth::Simulation& sim, const ClothLayout& layout, 
   }
   // Which vertices: a combo over the selector's four keys, then the chosen key's widget.
   const auto selector = [&](cloth::VertexSelector& s, ParameterWidgets& widgets) {
-    static const char* const kBy[] = {"corner", "column", "row", "vertex"};
+    static const char* const kBy[] = {"corner", "edge", "column", "row", "vertex"};
     int by = int(s.kind);
-    if (ImGui::Combo("by", &by, kBy, 4) && by != int(s.kind)) {
+    if (ImGui::Combo("by", &by, kBy, 5) && by != int(s.kind)) {
       s.kind = cloth::VertexSelector::Kind(by);
       widgets.mark_changed();
     }
-    tip("Which vertices: a corner, a grid column or row, or one vertex");
+    tip("Which vertices: a corner, a side of the grid, a grid column or row, or one vertex");
     cloth::visit_selector(widgets, s);
   };
   for (size_t k = 0; k < layout_draft_.pins.size(); ++k) {

@@ -210,17 +210,17 @@ SpringMaterial parse_material(const json& node, ModelType model, std::vector<std
   return m;
 }
 
-/// Reads one of corner / column / row / vertex (exactly one) into `out`.
+/// Reads one of corner / edge / column / row / vertex (exactly one) into `out`.
 void parse_selector(Fields& f, const std::string& key, VertexSelector& out) {
   using Kind = VertexSelector::Kind;
   int kinds = 0;
-  for (const auto& [name, kind] : {std::pair{"corner", Kind::Corner}, std::pair{"column", Kind::Column},
+  for (const auto& [name, kind] : {std::pair{"corner", Kind::Corner}, std::pair{"edge", Kind::Edge}, std::pair{"column", Kind::Column},
                                    std::pair{"row", Kind::Row}, std::pair{"vertex", Kind::Vertex}}) {
     if (!f.has(name)) continue;
     ++kinds;
     out.kind = kind;
   }
-  if (kinds != 1) throw InputError(key + " needs exactly one of corner, column, row, vertex");
+  if (kinds != 1) throw InputError(key + " needs exactly one of corner, edge, column, row, vertex");
   visit_selector(ReadParameters{f}, out);
 }
 
@@ -482,7 +482,7 @@ std::vector<int> select_vertices(const RestMesh& mesh, const VertexSelector& pin
     }
     return {pin.vertex};
   }
-  if (!mesh.is_grid()) throw InputError("pins by corner, column or row need a grid mesh; use vertex pins for OBJ meshes");
+  if (!mesh.is_grid()) throw InputError("pins by corner, edge, column or row need a grid mesh; use vertex pins for OBJ meshes");
   const int nx = mesh.grid_nx, ny = mesh.grid_ny;
   std::vector<int> vertices;
   switch (pin.kind) {
@@ -493,12 +493,28 @@ std::vector<int> select_vertices(const RestMesh& mesh, const VertexSelector& pin
       vertices.push_back(mesh.grid_index(i, j));
       break;
     }
+    case VertexSelector::Kind::Edge: {
+      const bool column = pin.edge == GridEdge::FirstColumn || pin.edge == GridEdge::LastColumn;
+      const bool last = pin.edge == GridEdge::LastColumn || pin.edge == GridEdge::LastRow;
+      if (column) {
+        for (int j = 0; j < ny; ++j) vertices.push_back(mesh.grid_index(last ? nx - 1 : 0, j));
+      } else {
+        for (int i = 0; i < nx; ++i) vertices.push_back(mesh.grid_index(i, last ? ny - 1 : 0));
+      }
+      break;
+    }
     case VertexSelector::Kind::Column:
-      if (pin.column >= nx) throw InputError("pin column " + std::to_string(pin.column) + " does not exist (grid has " + std::to_string(nx) + " columns)");
+      if (pin.column >= nx) {
+        throw InputError("pin column " + std::to_string(pin.column) + " does not exist (grid has " + std::to_string(nx) +
+                         " columns; \"edge\": \"last-column\" names the last one at any resolution)");
+      }
       for (int j = 0; j < ny; ++j) vertices.push_back(mesh.grid_index(pin.column, j));
       break;
     case VertexSelector::Kind::Row:
-      if (pin.row >= ny) throw InputError("pin row " + std::to_string(pin.row) + " does not exist (grid has " + std::to_string(ny) + " rows)");
+      if (pin.row >= ny) {
+        throw InputError("pin row " + std::to_string(pin.row) + " does not exist (grid has " + std::to_string(ny) +
+                         " rows; \"edge\": \"last-row\" names the last one at any resolution)");
+      }
       for (int i = 0; i < nx; ++i) vertices.push_back(mesh.grid_index(i, pin.row));
       break;
     case VertexSelector::Kind::Vertex: break;

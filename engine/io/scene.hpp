@@ -27,11 +27,23 @@ inline constexpr NamedValue<GridCorner> kGridCornerNames[] = {
 };
 constexpr std::span<const NamedValue<GridCorner>> value_names(GridCorner) { return kGridCornerNames; }
 
-/// Which vertices a pin or a line / plane constraint holds: a corner, a grid column / row, or one
-/// vertex index. A file gives exactly one of the four keys; `kind` says which.
+/// A whole side of a generated grid: column 0 or nx - 1, row 0 or ny - 1. Unlike a row or column
+/// index it names the same side at every resolution (`--set cloth.mesh.grid.resolution=...`).
+enum class GridEdge { FirstColumn, LastColumn, FirstRow, LastRow };
+inline constexpr NamedValue<GridEdge> kGridEdgeNames[] = {
+    {GridEdge::FirstColumn, "first-column"},
+    {GridEdge::LastColumn, "last-column"},
+    {GridEdge::FirstRow, "first-row"},
+    {GridEdge::LastRow, "last-row"},
+};
+constexpr std::span<const NamedValue<GridEdge>> value_names(GridEdge) { return kGridEdgeNames; }
+
+/// Which vertices a pin or a line / plane constraint holds: a corner, a side of the grid, a grid
+/// column / row, or one vertex index. A file gives exactly one of the five keys; `kind` says which.
 struct VertexSelector {
-  enum class Kind { Corner, Column, Row, Vertex } kind = Kind::Vertex;
+  enum class Kind { Corner, Edge, Column, Row, Vertex } kind = Kind::Vertex;
   GridCorner corner = GridCorner::MinMin;
+  GridEdge edge = GridEdge::FirstRow;
   int column = 0;  ///< grid column i
   int row = 0;     ///< grid row j
   int vertex = 0;  ///< vertex index
@@ -43,8 +55,10 @@ template <class Visitor, class S>
 void visit_selector(Visitor&& v, S& s) {
   using Kind = VertexSelector::Kind;
   const Kind kind = static_cast<const VertexSelector&>(s).kind;  // not SlideSpec's line / plane
-  v(s.corner, {.key = "corner", .tip = "A corner of the grid (exactly one of corner, column, row, vertex)",
+  v(s.corner, {.key = "corner", .tip = "A corner of the grid (exactly one of corner, edge, column, row, vertex)",
                .visible = kind == Kind::Corner});
+  v(s.edge, {.key = "edge", .tip = "Every vertex of one side of the grid, at any resolution",
+             .visible = kind == Kind::Edge});
   v(s.column, {.key = "column", .lo = 0, .hi = 1 << 20, .tip = "Every vertex of grid column i",
                .ui_hi = 255, .visible = kind == Kind::Column});
   v(s.row, {.key = "row", .lo = 0, .hi = 1 << 20, .tip = "Every vertex of grid row j", .ui_hi = 255,

@@ -210,6 +210,7 @@ TEST_F(PanelContext, ClothLayoutWidgetsAreTheDeclaredOnes) {
   EXPECT_EQ(drawn(cloth::GridSpec{}, kGrid), (std::vector<std::string>{"size", "resolution", "plane", "center"}));
   const std::pair<cloth::VertexSelector::Kind, const char*> kinds[] = {
       {cloth::VertexSelector::Kind::Corner, "corner"},
+      {cloth::VertexSelector::Kind::Edge, "edge"},
       {cloth::VertexSelector::Kind::Column, "column"},
       {cloth::VertexSelector::Kind::Row, "row"},
       {cloth::VertexSelector::Kind::Vertex, "vertex"}};

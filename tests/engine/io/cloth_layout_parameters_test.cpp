@@ -131,7 +131,7 @@ TEST(ClothLayoutParameters, BadValuesGiveTheDeclaredError) {
        "cloth.pins.0.corner must be one of min-min, max-min, min-max, max-max, got \"top-left\""},
       {"/cloth/pins/0", json::parse(R"({"column": -1})"), "cloth.pins.0.column must be in [0, 1048576], got -1"},
       {"/cloth/pins/0", json::parse(R"({"row": 1, "column": 1})"),
-       "cloth.pins.0 needs exactly one of corner, column, row, vertex"},
+       "cloth.pins.0 needs exactly one of corner, edge, column, row, vertex"},
       {"/cloth/pins/3/collider", -2, "cloth.pins.3.collider must be in [-1, 1048576], got -2"},
       {"/cloth/slides/1/line/direction", json::array({0, 0, 0}), "cloth.slides.1.line.direction must be a non-zero direction"},
       {"/cloth/slides/0/plane/normal", json::array({0, 1}), "cloth.slides.0.plane.normal must be an array of 3 numbers"},

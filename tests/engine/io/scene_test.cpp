@@ -169,6 +169,32 @@ TEST(Scene, PinsResolveToGridVertices) {
   EXPECT_THROW(resolve_pins(parse(doc)), InputError);
 }
 
+// A side of the grid names the same vertices at every resolution, so a scene pinned by its edges
+// can be loaded with `--set cloth.mesh.grid.resolution=...`; a row index past the grid says how.
+TEST(Scene, EdgePinsFollowTheGridAtAnyResolution) {
+  json doc = minimal();  // 5 x 9
+  doc["cloth"]["pins"] = json::parse(R"([{"edge": "last-row"}, {"edge": "first-column"}])");
+  std::vector<int> expected;
+  for (int i = 0; i < 5; ++i) expected.push_back(8 * 5 + i);
+  for (int j = 0; j < 8; ++j) expected.push_back(j * 5);
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(resolve_pins(parse(doc)), expected);
+  doc["cloth"]["pins"] = json::parse(R"([{"edge": "middle"}])");
+  EXPECT_THROW(parse(doc), InputError);
+
+  const std::string scene = std::string(CLOTHSIM_ASSET_DIR) + "/scenes/tearing_sphere.json";
+  std::vector<std::string> w;
+  const Scene coarse = load_scene(scene, {"cloth.mesh.grid.resolution=[20,12]"}, w);
+  EXPECT_EQ(resolve_pins(coarse).size(), size_t(2 * 20 + 2 * 12 - 4));  // the whole border
+  doc["cloth"]["pins"] = json::parse(R"([{"row": 9}])");
+  try {
+    resolve_pins(parse(doc));
+    ADD_FAILURE() << "row 9 of a 9-row grid resolved";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("\"edge\": \"last-row\""), std::string::npos) << e.what();
+  }
+}
+
 // The message of load_scene's InputError for a scene file holding `text`, or "" if it loaded.
 std::string file_error(const std::string& text, const std::vector<std::string>& overrides = {}) {
   const std::string path = ::testing::TempDir() + "/fuzzed_scene.json";
