@@ -64,10 +64,11 @@ ElementForce<18> shape_operator_bend_force(const ShapeOperatorTriangle& t, const
 ElementEval<18> eval_shape_operator_bend(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,
                                          const std::vector<Vec3>& v, double bending, double damping);
 
-/// The same with the implicit step's definite stiffness (energy, force and dfdv unchanged): where
-/// every hinge's effective angle |theta_i + (k_d / B) theta_dot_i| <= kBendGaussNewtonAngle,
-/// Gauss-Newton dfdx = -B J^T K J (negative semidefinite by construction, no eigensolve), else
-/// definite_stiffness of the exact dfdx, as eval_bend_definite does per hinge.
+/// The same with the implicit step's definite stiffness (energy, force and dfdv unchanged):
+/// Gauss-Newton dfdx = -B J^T K J, plus, for each hinge whose effective angle
+/// |theta_i + (k_d / B) theta_dot_i| exceeds kBendGaussNewtonAngle, its curvature term
+/// -g_i d2theta_i/dx2 made negative semidefinite by definite_stiffness<12>, as eval_bend_definite
+/// does per hinge.
 ElementEval<18> eval_shape_operator_bend_definite(const ShapeOperatorTriangle& t,
                                                   const std::vector<Vec3>& x,
                                                   const std::vector<Vec3>& v, double bending,

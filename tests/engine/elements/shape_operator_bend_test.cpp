@@ -96,6 +96,29 @@ TEST(ShapeOperatorBend, DefiniteStiffnessIsGaussNewtonAtSmallAngles) {
   EXPECT_LT(eig.eigenvalues()[14], 1e-12 * eig.eigenvalues()[17]);
 }
 
+// Beyond kBendGaussNewtonAngle a hinge's curvature term is kept, projected on its own: with every
+// hinge that far, the result is negative semidefinite, differs from the exact dfdx only by the
+// clamped (stiffening) parts, so definite - exact is negative semidefinite, and it holds more than
+// Gauss-Newton alone.
+TEST(ShapeOperatorBend, DefiniteStiffnessIsGaussNewtonPlusEachLargeHingeProjected) {
+  const RestMesh flat = flapped_triangle();
+  const ShapeOperatorTriangle t = build_shape_operator_bend(flat)[0];
+  std::vector<Vec3> x = flat.positions;
+  x[3].z() += 0.6;  // every hinge folded beyond 0.2 rad: no term is dropped
+  x[4].z() -= 0.5;
+  x[5].z() += 0.4;
+  const std::vector<Vec3> v(6, Vec3::Zero());
+  const ElementEval<18> exact = eval_shape_operator_bend(t, x, v, kB, 0.0);
+  const ElementEval<18> definite = eval_shape_operator_bend_definite(t, x, v, kB, 0.0);
+  const double scale = exact.dfdx.norm();
+  const Eigen::SelfAdjointEigenSolver<MatN<18>> own(-definite.dfdx);
+  EXPECT_GE(own.eigenvalues().minCoeff(), -1e-9 * scale);
+  const Eigen::SelfAdjointEigenSolver<MatN<18>> stiffer(exact.dfdx - definite.dfdx);
+  EXPECT_GE(stiffer.eigenvalues().minCoeff(), -1e-9 * scale);
+  // Gauss-Newton alone has rank three; the large hinge's projected term adds directions.
+  EXPECT_GT(own.eigenvalues()[14], 1e-6 * own.eigenvalues()[17]);
+}
+
 TEST(ShapeOperatorBend, ZeroAtRestAndUnderRigidMotion) {
   RestMesh rest = flapped_triangle();
   std::mt19937 rng(7);
