@@ -27,8 +27,8 @@ std::string FrameExports::stop_point_cache() {
   if (!cache_) return "";
   const std::unique_ptr<cloth::PointCacheWriter> cache = std::move(cache_);
   cache->close();
-  return "wrote point cache " + cache->path() + " (" + std::to_string(cache->samples()) + " frames, " +
-         std::to_string(cache->num_points()) + " vertices)";
+  return "wrote point cache " + cache->path() + " (" + std::to_string(cache->samples()) +
+         " frames, " + std::to_string(cache->num_points()) + " vertices)";
 }
 
 void FrameExports::add_frame(const cloth::RestMesh& mesh, const cloth::ClothState& state) {
@@ -52,8 +52,8 @@ void FrameExports::add_frame(const cloth::RestMesh& mesh, const cloth::ClothStat
   if (!failure.empty()) throw cloth::InputError(failure);
 }
 
-void start_requested_exports(FrameExports& exports, const std::string& sequence_dir, const std::string& pc2_path,
-                             int num_points) {
+void start_requested_exports(FrameExports& exports, const std::string& sequence_dir,
+                             const std::string& pc2_path, int num_points) {
   try {
     if (!sequence_dir.empty()) exports.start_sequence(sequence_dir);
   } catch (const cloth::InputError& e) {

@@ -41,7 +41,7 @@ class FrameExports {
 
 /// Starts what the command line asks for (--export-sequence DIR, --export-pc2 PATH; "" = not
 /// asked) for a cloth of `num_points` vertices. Throws cloth::InputError naming the option.
-void start_requested_exports(FrameExports& exports, const std::string& sequence_dir, const std::string& pc2_path,
-                             int num_points);
+void start_requested_exports(FrameExports& exports, const std::string& sequence_dir,
+                             const std::string& pc2_path, int num_points);
 
 }  // namespace app

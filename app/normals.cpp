@@ -10,7 +10,8 @@ void compute_vertex_normals(const std::vector<cloth::Vec3>& positions,
   std::vector<cloth::Vec3> normals;
   cloth::vertex_normals(positions, triangles, normals);
   out.resize(normals.size());
-  for (size_t i = 0; i < normals.size(); ++i) out[i] = glm::vec3(normals[i].x(), normals[i].y(), normals[i].z());
+  for (size_t i = 0; i < normals.size(); ++i)
+    out[i] = glm::vec3(normals[i].x(), normals[i].y(), normals[i].z());
 }
 
 }  // namespace app

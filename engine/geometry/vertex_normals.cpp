@@ -4,8 +4,8 @@
 
 namespace cloth {
 
-void vertex_normals(const std::vector<Vec3>& positions, const std::vector<std::array<int, 3>>& triangles,
-                    std::vector<Vec3>& out) {
+void vertex_normals(const std::vector<Vec3>& positions,
+                    const std::vector<std::array<int, 3>>& triangles, std::vector<Vec3>& out) {
   out.assign(positions.size(), Vec3::Zero());
   for (const auto& t : triangles) {
     const Vec3 c = (positions[t[1]] - positions[t[0]]).cross(positions[t[2]] - positions[t[0]]);

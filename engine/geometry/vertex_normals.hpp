@@ -11,7 +11,7 @@ namespace cloth {
 /// its area) to its three vertices, so big triangles count more than slivers; then normalise
 /// (the averaged facet normals of Gouraud 1971, weighted by area, one of the weights Max 1999
 /// compares). A vertex with no usable triangle gets +y. `out` is resized to positions.size().
-void vertex_normals(const std::vector<Vec3>& positions, const std::vector<std::array<int, 3>>& triangles,
-                    std::vector<Vec3>& out);
+void vertex_normals(const std::vector<Vec3>& positions,
+                    const std::vector<std::array<int, 3>>& triangles, std::vector<Vec3>& out);
 
 }  // namespace cloth

@@ -48,8 +48,8 @@ void write_obj_frame(const std::string& path, const RestMesh& mesh, const ClothS
     out << line;
   }
   for (const auto& t : mesh.triangles) {
-    std::snprintf(line, sizeof line, "f %d/%d/%d %d/%d/%d %d/%d/%d\n", t[0] + 1, t[0] + 1, t[0] + 1, t[1] + 1,
-                  t[1] + 1, t[1] + 1, t[2] + 1, t[2] + 1, t[2] + 1);
+    std::snprintf(line, sizeof line, "f %d/%d/%d %d/%d/%d %d/%d/%d\n", t[0] + 1, t[0] + 1, t[0] + 1,
+                  t[1] + 1, t[1] + 1, t[1] + 1, t[2] + 1, t[2] + 1, t[2] + 1);
     out << line;
   }
   if (!out) throw InputError("error while writing " + path);

@@ -19,7 +19,8 @@ class PointCacheWriter {
  public:
   /// Creates `path` (replacing it) with a header of zero samples. Throws InputError if it cannot
   /// be written, or if num_points < 1 or the frame numbers are not finite (sample_rate > 0).
-  PointCacheWriter(const std::string& path, int num_points, float start_frame = 1.0f, float sample_rate = 1.0f);
+  PointCacheWriter(const std::string& path, int num_points, float start_frame = 1.0f,
+                   float sample_rate = 1.0f);
   /// Closes the file as close() does; a failure here is lost (call close() to see it).
   ~PointCacheWriter();
   PointCacheWriter(const PointCacheWriter&) = delete;

@@ -2,16 +2,17 @@
 // with one v, vn and vt per vertex and one f a/a/a per triangle; the positions are that frame's,
 // the normals unit length and those of a flat sheet along its plane's normal, the texture
 // coordinates the grid's (i / (nx - 1), j / (ny - 1)).
+#include "io/obj_sequence.hpp"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 #include "core/error.hpp"
-#include "io/obj_sequence.hpp"
 #include "mesh/mesh.hpp"
 #include "simulation/simulation.hpp"
 
@@ -19,7 +20,8 @@ namespace cloth {
 namespace {
 
 std::filesystem::path temp_dir(const std::string& name) {
-  return std::filesystem::temp_directory_path() / ("clothsim_" + std::to_string(::getpid()) + "_" + name);
+  return std::filesystem::temp_directory_path() /
+         ("clothsim_" + std::to_string(::getpid()) + "_" + name);
 }
 
 struct ParsedObj {
@@ -62,7 +64,8 @@ Simulation falling_grid(const GridSpec& spec) {
   SolverSettings solver;
   solver.integrator = IntegratorType::SymplecticEuler;
   solver.dt = 1.0 / 600;
-  return Simulation(build_model(make_grid(spec), SpringMaterial{}), {}, {}, solver, Vec3(0, -9.81, 0));
+  return Simulation(build_model(make_grid(spec), SpringMaterial{}), {}, {}, solver,
+                    Vec3(0, -9.81, 0));
 }
 
 TEST(ObjSequence, EachFrameIsOneParsableFile) {
@@ -98,7 +101,8 @@ TEST(ObjSequence, EachFrameIsOneParsableFile) {
     ASSERT_EQ(obj.vt.size(), size_t(n)) << name;
     ASSERT_EQ(obj.f.size(), mesh.triangles.size()) << name;
     for (size_t i = 0; i < obj.v.size(); ++i) {
-      EXPECT_LE((obj.v[i] - states[size_t(f - 1)][i]).norm(), 1e-8) << name << " vertex " << i;  // %.9g
+      EXPECT_LE((obj.v[i] - states[size_t(f - 1)][i]).norm(), 1e-8)
+          << name << " vertex " << i;  // %.9g
       EXPECT_NEAR(obj.vn[i].norm(), 1.0, 1e-6) << name << " vertex " << i;
     }
     for (size_t t = 0; t < obj.f.size(); ++t) {
@@ -120,7 +124,8 @@ TEST(ObjSequence, EachFrameIsOneParsableFile) {
     parsed.push_back(obj);
   }
   // The cloth falls: every frame lower than the one before.
-  for (int f = 1; f < frames; ++f) EXPECT_LT(parsed[size_t(f)].v[0].y(), parsed[size_t(f - 1)].v[0].y());
+  for (int f = 1; f < frames; ++f)
+    EXPECT_LT(parsed[size_t(f)].v[0].y(), parsed[size_t(f - 1)].v[0].y());
   std::filesystem::remove_all(dir.parent_path());
 }
 

@@ -1,14 +1,15 @@
 // PC2 point caches (point_cache.hpp): a short simulated run written frame by frame reads back
 // with the documented little-endian header, the right counts and the states that were written.
+#include "io/point_cache.hpp"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <unistd.h>
 
 #include "core/error.hpp"
-#include "io/point_cache.hpp"
 #include "mesh/mesh.hpp"
 #include "simulation/simulation.hpp"
 
@@ -16,7 +17,9 @@ namespace cloth {
 namespace {
 
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("clothsim_" + std::to_string(::getpid()) + "_" + name)).string();
+  return (std::filesystem::temp_directory_path() /
+          ("clothsim_" + std::to_string(::getpid()) + "_" + name))
+      .string();
 }
 
 Simulation small_falling_cloth() {
@@ -26,7 +29,8 @@ Simulation small_falling_cloth() {
   SolverSettings solver;
   solver.integrator = IntegratorType::SymplecticEuler;
   solver.dt = 1.0 / 600;
-  return Simulation(build_model(make_grid(spec), SpringMaterial{}), {}, {}, solver, Vec3(0, -9.81, 0));
+  return Simulation(build_model(make_grid(spec), SpringMaterial{}), {}, {}, solver,
+                    Vec3(0, -9.81, 0));
 }
 
 std::vector<char> file_bytes(const std::string& path) {
@@ -61,12 +65,14 @@ TEST(PointCache, ASimulatedRunReadsBackFrameByFrame) {
   ASSERT_EQ(cache.positions.size(), size_t(frames) * 30 * 3);
   for (int s = 0; s < frames; ++s) {
     for (int i = 0; i < 30; ++i) {
-      for (int k = 0; k < 3; ++k) ASSERT_EQ(float(cache.point(s, i)[k]), float(states[size_t(s)][size_t(i)][k]));
+      for (int k = 0; k < 3; ++k)
+        ASSERT_EQ(float(cache.point(s, i)[k]), float(states[size_t(s)][size_t(i)][k]));
     }
   }
   for (int i = 0; i < 30; ++i) {
     const Vec3 last = cache.point(frames - 1, i);
-    for (int k = 0; k < 3; ++k) EXPECT_EQ(float(last[k]), float(sim.state().x[size_t(i)][k])) << "vertex " << i;
+    for (int k = 0; k < 3; ++k)
+      EXPECT_EQ(float(last[k]), float(sim.state().x[size_t(i)][k])) << "vertex " << i;
   }
   // The cloth fell between the first and the last sample.
   EXPECT_LT(cache.point(frames - 1, 0).y(), cache.point(0, 0).y());
