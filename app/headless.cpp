@@ -115,6 +115,10 @@ int run_headless(const Options& o, const std::vector<PaneScene>& scenes) {
   std::vector<Pane> panes = make_panes(scenes);
   const cloth::Scene& scene = scenes.front().scene;
 
+  // The first pane's cloth, one frame per step, as --export-obj writes it.
+  FrameExports exports;
+  start_requested_exports(exports, o.export_sequence, o.export_pc2, panes.front().sim->model().vertex_count());
+
   // Video frames must have even sizes for H.264 / yuv420p.
   const WindowSize size = o.window.value_or(WindowSize{1280, 720});
   const int w = even_floor(size.width), h = even_floor(size.height);
@@ -123,9 +127,6 @@ int run_headless(const Options& o, const std::vector<PaneScene>& scenes) {
   if (!o.record_path.empty() || !o.screenshot_path.empty())
     view = make_offscreen_view(o, scene, panes, w, h);
   if (!o.record_path.empty()) recorder.start(o.record_path, w, h, kVideoFps);
-  // The first pane's cloth, one frame per step, as --export-obj writes it.
-  FrameExports exports;
-  start_requested_exports(exports, o.export_sequence, o.export_pc2, panes.front().sim->model().vertex_count());
 
   for (const Pane& p : panes) {
     const cloth::Simulation& sim = *p.sim;

@@ -58,9 +58,10 @@ void write_obj_frame(const std::string& path, const RestMesh& mesh, const ClothS
 ObjSequenceWriter::ObjSequenceWriter(const std::string& dir) : dir_(dir) {
   if (dir.empty()) throw InputError("an OBJ sequence needs a directory");
   std::error_code error;
+  if (std::filesystem::exists(dir, error) && !std::filesystem::is_directory(dir, error))
+    throw InputError(dir + " exists and is not a directory");
   std::filesystem::create_directories(dir, error);
   if (error) throw InputError("cannot create directory " + dir + ": " + error.message());
-  if (!std::filesystem::is_directory(dir, error)) throw InputError(dir + " is not a directory");
 }
 
 std::string ObjSequenceWriter::frame_path(int k) const {

@@ -46,7 +46,7 @@ expect_error "solver.integrator must be one of" "warp" --scene "$scene" --integr
 expect_error "bad --set" "key=value" --scene "$scene" --set justakey
 expect_error "unwritable export" "/nonexistent_dir/x.obj" --scene "$scene" --export-obj /nonexistent_dir/x.obj
 touch "$tmp/a_file"
-expect_error "sequence dir is a file" "--export-sequence: cannot create directory" --scene "$scene" --export-sequence "$tmp/a_file"
+expect_error "sequence dir is a file" "--export-sequence: $tmp/a_file exists and is not a directory" --scene "$scene" --export-sequence "$tmp/a_file"
 expect_error "sequence dir under a file" "--export-sequence" --scene "$scene" --export-sequence "$tmp/a_file/frames"
 expect_error "unwritable point cache" "/nonexistent_dir/x.pc2" --scene "$scene" --export-pc2 /nonexistent_dir/x.pc2
 expect_error "point cache is a directory" "is a directory" --scene "$scene" --export-pc2 "$tmp"
