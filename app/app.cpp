@@ -83,6 +83,8 @@ App::App(const Options& options, const std::vector<PaneScene>& scenes)
     recorder_.start(options_.record_path, even_floor(fb_w), even_floor(fb_h));
     video_time_ = 0;
   }
+  start_requested_exports(exports_, options_.export_sequence, options_.export_pc2,
+                          panes_.front().sim->model().vertex_count());
 }
 
 App::~App() = default;
@@ -255,6 +257,7 @@ void App::advance(double real_dt) {
     for (int i = 0; i < owed; ++i) {
       const cloth::FrameReport report = p.sim->step();
       if (int(k) == active_) ui_stats_.history.add(report, p.sim->energies());
+      if (k == 0) export_frame();
     }
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -302,6 +305,8 @@ void App::apply(const UiActions& actions) {
   if (actions.activate_pane >= 0 && actions.activate_pane < int(panes_.size())) activate(actions.activate_pane);
   if (actions.screenshot) screenshot_requested_ = true;
   if (actions.toggle_recording) recording_toggle_requested_ = true;
+  if (actions.toggle_sequence) toggle_sequence();
+  if (actions.toggle_point_cache) toggle_point_cache();
 }
 
 void App::load_scene_file(const std::string& path) {
@@ -401,6 +406,44 @@ void App::toggle_recording() {
   }
 }
 
+void App::toggle_sequence() {
+  try {
+    if (exports_.sequence_running()) {
+      report(exports_.stop_sequence());
+    } else {
+      const std::string dir = "out/sequence-" + timestamp();
+      exports_.start_sequence(dir);
+      report("writing OBJ frames to " + dir);
+    }
+  } catch (const std::exception& e) {
+    report(std::string("OBJ sequence failed: ") + e.what());
+  }
+}
+
+void App::toggle_point_cache() {
+  try {
+    if (exports_.point_cache_running()) {
+      report(exports_.stop_point_cache());
+    } else {
+      const std::string path = "out/cache-" + timestamp() + ".pc2";
+      ensure_parent_dir(path);
+      exports_.start_point_cache(path, panes_.front().sim->model().vertex_count());
+      report("writing point cache " + path);
+    }
+  } catch (const std::exception& e) {
+    report(std::string("point cache failed: ") + e.what());
+  }
+}
+
+void App::export_frame() {
+  if (!exports_.sequence_running() && !exports_.point_cache_running()) return;
+  try {
+    exports_.add_frame(panes_.front().sim->model().mesh, panes_.front().sim->state());
+  } catch (const std::exception& e) {
+    report(std::string("export stopped: ") + e.what());
+  }
+}
+
 void App::capture_video_frame(int fb_w, int fb_h) {
   if (!recorder_.active()) return;
   if (even_floor(fb_w) != recorder_.width() || even_floor(fb_h) != recorder_.height()) {
@@ -495,6 +538,10 @@ int App::run() {
     ui_stats_.recording_path = recorder_.path();
     ui_stats_.recorded_frames = recorder_.frames();
     ui_stats_.recorded_seconds = recorder_.seconds();
+    ui_stats_.sequence_dir = exports_.sequence_dir();
+    ui_stats_.sequence_frames = exports_.sequence_frames();
+    ui_stats_.point_cache_path = exports_.point_cache_path();
+    ui_stats_.point_cache_samples = exports_.point_cache_samples();
     const auto draw_start = std::chrono::steady_clock::now();
     ui_->begin_frame();
     apply(ui_->build(active_sim(), panes_[size_t(active_)].drape, panes_[size_t(active_)].layout, ui_state_,
@@ -555,6 +602,8 @@ int App::run() {
                   r.seconds);
     report(line);
   }
+  for (const std::string& line : {exports_.stop_sequence(), exports_.stop_point_cache()})
+    if (!line.empty()) report(line);  // a cache that cannot be finished throws -> exit 2
   if (!options_.export_obj.empty()) {
     // One file: the first pane's cloth, as headless writes.
     cloth::write_obj(options_.export_obj, panes_.front().sim->model().mesh, panes_.front().sim->state());

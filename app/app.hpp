@@ -7,6 +7,7 @@
 #include <string>
 
 #include "camera.hpp"
+#include "frame_exports.hpp"
 #include "frame_timing.hpp"
 #include "io/run_stats.hpp"
 #include "io/scene.hpp"
@@ -81,6 +82,11 @@ class App {
   /// Writes the view and the current scene's camera to the settings file (if there is one).
   void persist_settings();
   void toggle_recording();
+  /// The Scene panel's OBJ sequence / point cache: start one in out/, or stop the running one.
+  void toggle_sequence();
+  void toggle_point_cache();
+  /// Gives the first pane's state after a step to the running exports; a failed one is reported.
+  void export_frame();
   /// Reads the back buffer (before the swap) for the recording / a screenshot.
   void capture_video_frame(int fb_w, int fb_h);
   void save_screenshot(const std::string& path, int fb_w, int fb_h);
@@ -99,6 +105,7 @@ class App {
   std::vector<std::unique_ptr<Renderer>> renderers_;  ///< one per pane
   std::unique_ptr<Ui> ui_;
   Recorder recorder_;
+  FrameExports exports_;  ///< the first pane's frames (--export-sequence, --export-pc2, Scene panel)
   MouseController mouse_;
   UiState ui_state_;
   std::string settings_path_;  ///< config_dir()/settings.json ("" = nothing persisted)

@@ -11,6 +11,7 @@
 #include "io/export.hpp"
 #include "drape/static_drape.hpp"
 #include "drape/weil_drape.hpp"
+#include "frame_exports.hpp"
 #include "gl_context.hpp"
 #include "gl_errors.hpp"
 #include "imgui_session.hpp"
@@ -114,6 +115,10 @@ int run_headless(const Options& o, const std::vector<PaneScene>& scenes) {
   std::vector<Pane> panes = make_panes(scenes);
   const cloth::Scene& scene = scenes.front().scene;
 
+  // The first pane's cloth, one frame per step, as --export-obj writes it.
+  FrameExports exports;
+  start_requested_exports(exports, o.export_sequence, o.export_pc2, panes.front().sim->model().vertex_count());
+
   // Video frames must have even sizes for H.264 / yuv420p.
   const WindowSize size = o.window.value_or(WindowSize{1280, 720});
   const int w = even_floor(size.width), h = even_floor(size.height);
@@ -146,6 +151,7 @@ int run_headless(const Options& o, const std::vector<PaneScene>& scenes) {
       p.run_stats.add_frame(p.sim_ms);
     }
     if (recorder.active() && frame < o.frames) recorder.add_frame(view->render(panes));
+    exports.add_frame(panes.front().sim->model().mesh, panes.front().sim->state());
     if (frame % kProgressEvery == 0 || frame == o.frames) {
       for (const Pane& p : panes) {
         char line[256];
@@ -174,6 +180,8 @@ int run_headless(const Options& o, const std::vector<PaneScene>& scenes) {
     cloth::write_obj(o.export_obj, panes.front().sim->model().mesh, panes.front().sim->state());
     std::cout << "clothsim: wrote mesh " << o.export_obj << "\n";
   }
+  for (const std::string& line : {exports.stop_sequence(), exports.stop_point_cache()})
+    if (!line.empty()) std::cout << "clothsim: " << line << "\n";
   if (!o.stats_path.empty()) {
     cloth::write_json(o.stats_path, panes_stats_json(panes));
     std::cout << "clothsim: wrote stats " << o.stats_path << "\n";

@@ -43,6 +43,7 @@ int run(int argc, char** argv) {
 
   // Output paths are checked before anything runs: a typo must not cost a long run.
   app::check_output_path("--export-obj", options.export_obj);
+  app::check_output_path("--export-pc2", options.export_pc2);
   app::check_output_path("--stats", options.stats_path);
   app::check_output_path("--record", options.record_path);
   app::check_output_path("--screenshot", options.screenshot_path);

@@ -59,6 +59,12 @@ ParseResult parse_command_line(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0, 100000000));
   cli.add_option("--export-obj", o.export_obj, "Write the final cloth positions as OBJ");
+  cli.add_option("--export-sequence", o.export_sequence,
+                 "Write every simulated frame as DIR/frame_00001.obj, ... (positions, normals, "
+                 "texture coordinates; DIR created when missing)");
+  cli.add_option("--export-pc2", o.export_pc2,
+                 "Write the run as a PC2 point cache (Blender's Mesh Cache modifier), one sample per "
+                 "simulated frame from frame 1");
   cli.add_option("--drape", o.drape,
                  "Headless: find the static drape (Feynman 1986) before the frames: newton, "
                  "multigrid-v, multigrid-w, relax-red-black, relax-sequential, relax-jacobi, or geometric (Weil's catenaries)");

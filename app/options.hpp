@@ -20,6 +20,8 @@ struct Options {
   bool parameter_reference = false;    ///< --parameter-reference: print the table and exit
   int frames = 180;                    ///< --frames: headless frames to simulate
   std::string export_obj;              ///< --export-obj PATH ("" = none)
+  std::string export_sequence;         ///< --export-sequence DIR: an OBJ per frame ("" = none)
+  std::string export_pc2;              ///< --export-pc2 PATH.pc2: a point cache of the run ("" = none)
   std::string drape;                   ///< --drape METHOD: static drape before the frames ("" = none),
                                        ///< with the scene's other "drape" settings
   std::string stats_path;              ///< --stats PATH.json ("" = none)

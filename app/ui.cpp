@@ -148,6 +148,16 @@ void Ui::scene_section(const UiStats& stats, UiActions& actions) {
   tip("Save the running scene with every change made here (material, solver, forces, pins, "
       "moved solids, camera) as a scene file (Ctrl+S); side by side, the pane being edited");
   error_line(stats.scene_error);
+  const bool sequence = !stats.sequence_dir.empty(), cache = !stats.point_cache_path.empty();
+  if (ImGui::Button(sequence ? "Stop OBJ frames" : "Export OBJ frames")) actions.toggle_sequence = true;
+  tip("Write every simulated frame of the (first) cloth to out/sequence-<time>/frame_00001.obj, ... "
+      "with normals and texture coordinates, for animation tools (--export-sequence)");
+  ImGui::SameLine();
+  if (ImGui::Button(cache ? "Stop PC2" : "Export PC2")) actions.toggle_point_cache = true;
+  tip("Write every simulated frame of the (first) cloth to a point cache out/cache-<time>.pc2 "
+      "(Blender: Mesh Cache modifier on an OBJ of the cloth; --export-pc2)");
+  if (sequence) ImGui::Text("OBJ frames: %s (%d)", stats.sequence_dir.c_str(), stats.sequence_frames);
+  if (cache) ImGui::Text("PC2: %s (%d frames)", stats.point_cache_path.c_str(), stats.point_cache_samples);
 }
 
 void Ui::simulation_section(cloth::Simulation& sim, UiState& state, UiActions& actions) {

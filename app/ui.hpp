@@ -37,6 +37,10 @@ struct UiStats {
   std::string recording_path;
   int recorded_frames = 0;
   double recorded_seconds = 0;  ///< length of the video so far (frames at the fixed rate), s
+  std::string sequence_dir;     ///< the OBJ sequence being written ("" = none)
+  int sequence_frames = 0;
+  std::string point_cache_path;  ///< the point cache being written ("" = none)
+  int point_cache_samples = 0;
   std::string message;  ///< last status line (screenshot written, recording error, ...)
   std::string scene_path;   ///< the scene file running
   std::string scene_error;  ///< why the last scene load failed ("" = it did not)
@@ -49,6 +53,8 @@ struct UiActions {
   bool reset = false;
   bool step = false;
   bool toggle_recording = false;
+  bool toggle_sequence = false;     ///< start / stop the OBJ sequence (Scene section)
+  bool toggle_point_cache = false;  ///< start / stop the PC2 point cache (Scene section)
   bool screenshot = false;
   bool reset_camera = false;
   int activate_pane = -1;  ///< side by side: the pane picked for the panels to edit
