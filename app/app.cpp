@@ -18,6 +18,7 @@
 #include "paths.hpp"
 #include "pixels.hpp"
 #include "shutdown_signal.hpp"
+#include "ui_scale.hpp"
 
 namespace app {
 namespace {
@@ -75,6 +76,7 @@ App::App(const Options& options, const std::vector<PaneScene>& scenes)
   glfwSetScrollCallback(window_.get(),
                         [](GLFWwindow* w, double, double dy) { self(w).on_scroll(dy); });
   ui_ = std::make_unique<Ui>(window_.get(), config.empty() ? "" : config + "/imgui.ini");
+  if (saved_.ui_scale != 1.0f) ui_->set_scale(saved_.ui_scale);
   ui_stats_.scene_path = options_.scene_path;
 
   if (!options_.record_path.empty()) {
@@ -204,9 +206,52 @@ void App::on_key(int key, int action, int mods) {
     case GLFW_KEY_F1:
       ui_state_.show_help = !ui_state_.show_help;
       break;
+    case GLFW_KEY_F11:
+      toggle_fullscreen();
+      break;
+    case GLFW_KEY_EQUAL:  // Ctrl + (with or without Shift) / Ctrl - / Ctrl 0: the panel's scale
+    case GLFW_KEY_KP_ADD:
+      if (mods & GLFW_MOD_CONTROL) ui_scale_steps_ += 1;
+      break;
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_KP_SUBTRACT:
+      if (mods & GLFW_MOD_CONTROL) ui_scale_steps_ -= 1;
+      break;
+    case GLFW_KEY_0:
+    case GLFW_KEY_KP_0:
+      if (mods & GLFW_MOD_CONTROL) ui_scale_reset_ = true;
+      break;
     default:
       break;
   }
+}
+
+void App::toggle_fullscreen() {
+  GLFWwindow* w = window_.get();
+  if (glfwGetWindowMonitor(w)) {
+    glfwSetWindowMonitor(w, nullptr, windowed_.left, windowed_.top, windowed_.width, windowed_.height,
+                         GLFW_DONT_CARE);
+    return;
+  }
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+  if (!mode) {
+    report("fullscreen: no monitor to fill");
+    return;
+  }
+  glfwGetWindowPos(w, &windowed_.left, &windowed_.top);
+  glfwGetWindowSize(w, &windowed_.width, &windowed_.height);
+  glfwSetWindowMonitor(w, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+}
+
+void App::apply_ui_scale_keys() {
+  if (ui_scale_steps_ == 0 && !ui_scale_reset_) return;
+  const float scale = ui_scale_reset_ ? 1.0f : stepped_ui_scale(ui_->scale(), ui_scale_steps_);
+  ui_scale_steps_ = 0;
+  ui_scale_reset_ = false;
+  if (scale == ui_->scale()) return;
+  ui_->set_scale(scale);
+  saved_.ui_scale = scale;
 }
 
 void App::on_mouse_button(int button, int action, int mods) {
@@ -497,6 +542,8 @@ void App::write_stats() {
   doc["app"] = make_app_stats(*panes_.front().sim, camera_, snap, mouse_.grab_log());
   doc["app"]["active_pane"] = active_;
   doc["app"]["popup_open"] = ui_ && ui_->popup_open();
+  doc["app"]["ui_scale"] = ui_->scale();
+  doc["app"]["fullscreen"] = glfwGetWindowMonitor(window_.get()) != nullptr;
   doc["app"]["view"] = {{"wireframe", ui_state_.view.wireframe},
                         {"strain_heat_map", ui_state_.view.strain_heat_map},
                         {"velocity_arrows", ui_state_.view.velocity_arrows},
@@ -543,6 +590,7 @@ int App::run() {
     ui_stats_.point_cache_path = exports_.point_cache_path();
     ui_stats_.point_cache_samples = exports_.point_cache_samples();
     const auto draw_start = std::chrono::steady_clock::now();
+    apply_ui_scale_keys();  // between frames: it rebuilds the font atlas
     ui_->begin_frame();
     apply(ui_->build(active_sim(), panes_[size_t(active_)].drape, panes_[size_t(active_)].layout, ui_state_,
                      ui_stats_, pane_summaries()));

@@ -48,6 +48,10 @@ class App {
   void on_mouse_button(int button, int action, int mods);
   void on_cursor(double x, double y);
   void on_scroll(double dy);
+  /// F11: the primary monitor's whole screen, and back to the window's place and size.
+  void toggle_fullscreen();
+  /// Applies the Ctrl + / Ctrl - / Ctrl 0 presses since the last frame (kept in settings.json).
+  void apply_ui_scale_keys();
 
   /// Takes each pane's fixed steps owed for `real_dt` seconds of wall time.
   void advance(double real_dt);
@@ -114,6 +118,11 @@ class App {
 
   double last_drop_time_ = -1e9;  ///< glfwGetTime() when steps were last dropped, s
   bool step_requested_ = false;
+  int ui_scale_steps_ = 0;        ///< Ctrl + / Ctrl - presses not yet applied
+  bool ui_scale_reset_ = false;   ///< Ctrl 0 pressed
+  struct {
+    int left = 0, top = 0, width = 1280, height = 720;
+  } windowed_;                    ///< the window's place and size before F11
   bool screenshot_requested_ = false;
   bool recording_toggle_requested_ = false;
   int displayed_frames_ = 0;

@@ -4,6 +4,10 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <cmath>
+
+#include "ui_scale.hpp"
+
 namespace app {
 
 ImGuiSession::ImGuiSession(GLFWwindow* window, bool install_callbacks, const std::string& ini_path)
@@ -12,11 +16,26 @@ ImGuiSession::ImGuiSession(GLFWwindow* window, bool install_callbacks, const std
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
-  ImGui::StyleColorsDark();
-  ImGui::GetStyle().WindowRounding = 4.0f;
-  ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 0.92f;
   ImGui_ImplGlfw_InitForOpenGL(window, install_callbacks);
   ImGui_ImplOpenGL3_Init("#version 330 core");
+  set_scale(1.0f);
+}
+
+void ImGuiSession::set_scale(float scale) {
+  scale_ = scale;
+  ImGuiStyle style;
+  ImGui::StyleColorsDark(&style);
+  style.WindowRounding = 4.0f;
+  style.Colors[ImGuiCol_WindowBg].w = 0.92f;
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  ImFontConfig font;
+  font.SizePixels = std::round(kUiFontPx * scale);
+  io.Fonts->AddFontDefault(&font);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
 ImGuiSession::~ImGuiSession() {

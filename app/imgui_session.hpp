@@ -17,12 +17,18 @@ class ImGuiSession {
   ImGuiSession(const ImGuiSession&) = delete;
   ImGuiSession& operator=(const ImGuiSession&) = delete;
 
+  /// Draws text at kUiFontPx * scale (ImGui's built-in font rasterised at that size, so it stays
+  /// sharp on a projector) and every padding, spacing and rounding scaled alike. Between frames.
+  void set_scale(float scale);
+  float scale() const { return scale_; }
+
   void begin_frame();
   /// Draws this frame's UI into the bound framebuffer.
   void render();
 
  private:
   std::string ini_path_;  ///< ImGui keeps a pointer to it
+  float scale_ = 1.0f;
 };
 
 }  // namespace app

@@ -9,6 +9,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "ui_scale.hpp"
+
 namespace app {
 namespace {
 
@@ -101,6 +103,7 @@ SavedSettings load_settings(const std::string& path, std::string& warning) {
       s.view.heat_map_top = std::clamp(v["heat_map_top"].get<float>(), 0.001f, 10.0f);
   }
   if (doc.contains("show_plots") && doc["show_plots"].is_boolean()) s.show_plots = doc["show_plots"].get<bool>();
+  if (doc.contains("ui_scale") && doc["ui_scale"].is_number()) s.ui_scale = stepped_ui_scale(doc["ui_scale"].get<float>(), 0);
   if (const json& c = doc.value("cameras", json()); c.is_object()) {
     for (const auto& [key, value] : c.items())
       if (const auto pose = read_pose(value)) s.cameras[key] = *pose;
@@ -115,6 +118,7 @@ void save_settings(const std::string& path, const SavedSettings& s) {
   v["heat_map_top"] = s.view.heat_map_top;
   v["texture"] = cloth_texture_name(s.view.texture);
   doc["show_plots"] = s.show_plots;
+  doc["ui_scale"] = s.ui_scale;
   doc["cameras"] = json::object();
   for (const auto& [key, p] : s.cameras) {
     doc["cameras"][key] = {{"target", {p.target.x, p.target.y, p.target.z}},

@@ -25,6 +25,7 @@ struct CameraPose {
 struct SavedSettings {
   ViewOptions view;
   bool show_plots = false;
+  float ui_scale = 1.0f;  ///< the panel's presentation scale (ui_scale.hpp)
   std::map<std::string, CameraPose> cameras;  ///< by scene_key()
 };
 

@@ -90,12 +90,19 @@ bool Ui::popup_open() const {
 
 void Ui::close_popups() { ImGui::ClosePopupsExceptModals(); }
 
+void Ui::set_scale(float scale) {
+  imgui_.set_scale(scale);
+  resize_panel_ = true;
+}
+
 UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const ClothLayout& layout, UiState& state,
                     const UiStats& stats, const std::vector<PaneSummary>& panes) {
   UiActions actions;
   draw_pane_labels(panes);
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(kPanelWidth * scale(), 0),
+                           resize_panel_ ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
+  resize_panel_ = false;
   ImGui::Begin("clothsim", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
   {
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
@@ -428,7 +435,7 @@ void Ui::drape_section(cloth::Simulation& sim, cloth::DrapeSettings& settings) {
     char overlay[96];
     std::snprintf(overlay, sizeof overlay, "#%d  E %.6g J", last.iteration, last.energy);
     ImGui::PlotLines("log10 max|f|", log_force.data(), int(log_force.size()), 0, overlay, FLT_MAX,
-                     FLT_MAX, ImVec2(0, 70));
+                     FLT_MAX, ImVec2(0, 70 * scale()));
     tip("Largest residual force per sweep / cycle / iteration, log10 N");
   }
   if (!drape_status_.empty()) ImGui::TextWrapped("%s", drape_status_.c_str());
@@ -614,7 +621,7 @@ void Ui::plots_window(const cloth::Simulation& sim, UiState& state, const StepHi
     ImGui::End();
     return;
   }
-  const ImVec2 size(310.0f, 40.0f);
+  const ImVec2 size(310.0f * scale(), 40.0f * scale());
   char overlay[96];
   // One small line plot per series, over the last StepHistory::kCapacity steps; the overlay shows
   // the latest value and the plot's top, so the scale is never a guess.
@@ -678,6 +685,8 @@ void Ui::help_overlay(UiState& state) {
       {"Ctrl + S", "save the scene as it runs to out/<scene>-saved.json (Scene section)"},
       {"L", "reload the scene file from disk"},
       {"P", "live plots on / off"},
+      {"F11", "fullscreen on / off (presentation)"},
+      {"Ctrl + / Ctrl - / Ctrl 0", "larger / smaller / normal panel text (kept between runs)"},
       {"F1", "this help"},
       {"Esc", "quit"},
   };

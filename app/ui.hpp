@@ -89,6 +89,10 @@ class Ui {
   std::string save_path() const { return save_path_; }
   /// Where the control panel was drawn last frame (window px).
   const PaneRect& panel_rect() const { return panel_rect_; }
+  /// Presentation scale of the panel's text and widgets (ImGuiSession::set_scale); the panel's
+  /// width follows on the next frame. Between frames.
+  void set_scale(float scale);
+  float scale() const { return imgui_.scale(); }
 
   bool wants_mouse() const;
   bool wants_keyboard() const;
@@ -119,10 +123,13 @@ class Ui {
 
   /// A panel whose left edge is within this many px of the window's counts as docked there.
   static constexpr float kDockedPanelSlack = 40.0f;
+  /// The panel's width at scale 1, px.
+  static constexpr float kPanelWidth = 340.0f;
 
   ImGuiSession imgui_;
   PaneRect panel_rect_;
   bool panel_docked_ = false;
+  bool resize_panel_ = false;  ///< the scale changed: the panel takes its new width
   std::string solver_error_;    ///< last rejected solver edit, shown in red
   std::string tearing_error_;   ///< last rejected tearing edit
   std::string material_error_;  ///< last rejected material edit

@@ -5,10 +5,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <unistd.h>
 
 #include "paths.hpp"
 #include "settings_store.hpp"
+#include "ui_scale.hpp"
 
 namespace {
 
@@ -30,6 +32,7 @@ TEST(SettingsStore, ViewAndCamerasSurviveASaveAndALoad) {
   s.view.heat_map_top = 0.25f;
   s.view.texture = app::ClothTexture::Fabric;
   s.show_plots = true;
+  s.ui_scale = 1.75f;
   s.cameras["/scenes/a.json"] = app::CameraPose{glm::vec3(0.5f, 1.0f, -2.0f), 3.5f, -40.0f, 12.5f};
   s.cameras["/scenes/b.json"] = app::CameraPose{glm::vec3(0.0f), 1.0f, 0.0f, -80.0f};
   app::save_settings(path, s);
@@ -39,6 +42,7 @@ TEST(SettingsStore, ViewAndCamerasSurviveASaveAndALoad) {
   EXPECT_TRUE(warning.empty()) << warning;
   EXPECT_EQ(r.view, s.view);
   EXPECT_TRUE(r.show_plots);
+  EXPECT_EQ(r.ui_scale, 1.75f);
   ASSERT_EQ(r.cameras.size(), 2u);
   const app::CameraPose& a = r.cameras.at("/scenes/a.json");
   EXPECT_EQ(a.target, glm::vec3(0.5f, 1.0f, -2.0f));
@@ -92,6 +96,25 @@ TEST(SettingsStore, MissingFileGivesDefaultsSilentlyBrokenOnesWithOneLine) {
   EXPECT_EQ(r.cameras.count("z"), 0u);  // infinite as a float
   ASSERT_EQ(r.cameras.count("y"), 1u);
   EXPECT_FLOAT_EQ(r.cameras.at("y").distance, 2.0f);
+  fs::remove_all(dir);
+}
+
+// Ctrl + / Ctrl -: quarter steps, clamped to [0.75, 3]; a hand-edited settings.json with any
+// number lands on the grid inside the range.
+TEST(UiScale, StepsByQuartersWithinItsRange) {
+  EXPECT_EQ(app::stepped_ui_scale(1.0f, 1), 1.25f);
+  EXPECT_EQ(app::stepped_ui_scale(1.0f, -1), 0.75f);
+  EXPECT_EQ(app::stepped_ui_scale(1.0f, -5), app::kUiScaleMin);
+  EXPECT_EQ(app::stepped_ui_scale(2.75f, 3), app::kUiScaleMax);
+  EXPECT_EQ(app::stepped_ui_scale(1.6f, 0), 1.5f);
+  EXPECT_EQ(app::stepped_ui_scale(1e9f, 0), app::kUiScaleMax);
+  EXPECT_EQ(app::stepped_ui_scale(std::numeric_limits<float>::quiet_NaN(), 0), 1.0f);
+  const fs::path dir = scratch_dir("scale");
+  fs::create_directories(dir);
+  const std::string path = (dir / "settings.json").string();
+  std::ofstream(path) << R"({"ui_scale": 40})";
+  std::string warning;
+  EXPECT_EQ(app::load_settings(path, warning).ui_scale, app::kUiScaleMax);
   fs::remove_all(dir);
 }
 
