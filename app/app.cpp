@@ -188,6 +188,9 @@ void App::on_key(int key, int action, int mods) {
     case GLFW_KEY_W:
       ui_state_.view.wireframe = !ui_state_.view.wireframe;
       break;
+    case GLFW_KEY_C:
+      ui_state_.view.caption = !ui_state_.view.caption;
+      break;
     case GLFW_KEY_V:
       recording_toggle_requested_ = true;
       break;
@@ -545,6 +548,7 @@ void App::write_stats() {
   doc["app"]["ui_scale"] = ui_->scale();
   doc["app"]["fullscreen"] = glfwGetWindowMonitor(window_.get()) != nullptr;
   doc["app"]["view"] = {{"wireframe", ui_state_.view.wireframe},
+                        {"caption", ui_state_.view.caption},
                         {"strain_heat_map", ui_state_.view.strain_heat_map},
                         {"velocity_arrows", ui_state_.view.velocity_arrows},
                         {"force_arrows", ui_state_.view.force_arrows},
@@ -581,6 +585,7 @@ int App::run() {
 
     ui_stats_.fps = ImGui::GetIO().Framerate;
     ui_stats_.frame_ms = frame_ms_avg;
+    ui_stats_.caption = scene_.name;
     ui_stats_.recording = recorder_.active();
     ui_stats_.recording_path = recorder_.path();
     ui_stats_.recorded_frames = recorder_.frames();

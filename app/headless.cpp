@@ -17,6 +17,7 @@
 #include "imgui_session.hpp"
 #include "offscreen.hpp"
 #include "pane_overlay.hpp"
+#include "picture_overlay.hpp"
 #include "paths.hpp"
 #include "pixels.hpp"
 #include "recorder.hpp"
@@ -37,36 +38,42 @@ struct OffscreenView {
   OrbitCamera camera;
   std::vector<std::unique_ptr<Renderer>> renderers;  ///< one per pane
   std::unique_ptr<OffscreenTarget> target;
-  std::unique_ptr<ImGuiSession> labels;  ///< side by side: the panes' labels, as in the app
+  std::unique_ptr<ImGuiSession> overlay;  ///< the panes' labels, caption and legend, as in the app
   ViewOptions view_options;              ///< --view (headless never reads the saved view)
+  std::string caption;                    ///< the scene's name
 
   OffscreenView(const Options& o, const cloth::Scene& scene, const std::vector<Pane>& panes, int w,
                 int h)
       : glfw(),
         window(create_gl_window(WindowSpec{w, h, "clothsim (offscreen)", false, 0})),
-        view_options(o.view.value_or(ViewOptions{})) {
+        view_options(o.view.value_or(ViewOptions{})),
+        caption(scene.name) {
     const auto& c = scene.camera;
     camera.set(glm::vec3(float(c.target.x()), float(c.target.y()), float(c.target.z())),
                float(c.distance), float(c.yaw_deg), float(c.pitch_deg));
     for (const Pane& p : panes)
       renderers.push_back(std::make_unique<Renderer>(o.shader_dir, cloth::SimulationView(*p.sim)));
     target = std::make_unique<OffscreenTarget>(w, h, 4);
-    if (panes.size() > 1) labels = std::make_unique<ImGuiSession>(window.get(), false);
+    if (panes.size() > 1 || view_options.caption || view_options.strain_heat_map)
+      overlay = std::make_unique<ImGuiSession>(window.get(), false);
   }
 
   std::vector<std::uint8_t> render(const std::vector<Pane>& panes) {
     target->bind();
     const std::vector<PaneRect> rects = pane_rects(int(panes.size()), target->width(), target->height());
     draw_panes(renderers, panes, rects, camera, target->width(), target->height(), view_options);
-    if (labels) {
+    if (overlay) {
       std::vector<PaneSummary> summaries;
-      for (size_t k = 0; k < panes.size(); ++k) {
+      for (size_t k = 0; k < panes.size() && panes.size() > 1; ++k) {
         summaries.push_back(PaneSummary{panes[k].label, rects[k], cloth::SimulationView(*panes[k].sim),
                                         panes[k].sim_ms, false});
       }
-      labels->begin_frame();
+      overlay->begin_frame();
       draw_pane_labels(summaries);
-      labels->render();
+      draw_picture_overlay(view_options.caption ? caption : "",
+                           view_options.strain_heat_map ? view_options.heat_map_top : 0.0f,
+                           PaneRect{0, 0, float(target->width()), float(target->height())});
+      overlay->render();
     }
     if (const std::string error = take_gl_errors("drawing a frame"); !error.empty())
       throw std::runtime_error(error);

@@ -94,7 +94,7 @@ ParseResult parse_command_line(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   cli.add_option("--view", view_list,
                  "Render modes and overlays, comma-separated: wireframe, heat-map, velocity, force, "
-                 "wind, contacts, springs, checker, fabric, no-pins, no-ground, no-shadow");
+                 "wind, contacts, springs, caption, checker, fabric, no-pins, no-ground, no-shadow");
   cli.add_flag("--parameter-reference", o.parameter_reference,
                "Print the scene parameters' reference table (Markdown, as in docs/scene-format.md) "
                "and exit");

@@ -32,6 +32,7 @@ constexpr ViewField kViewFlags[] = {
     {"force_arrows", &ViewOptions::force_arrows},
     {"wind_arrows", &ViewOptions::wind_arrows},
     {"show_contacts", &ViewOptions::show_contacts},
+    {"caption", &ViewOptions::caption},
     {"show_springs", &ViewOptions::show_springs},
 };
 

@@ -32,6 +32,8 @@
 #include "parameter_widgets.hpp"
 #include "paths.hpp"
 
+#include "picture_overlay.hpp"
+
 namespace app {
 namespace {
 
@@ -99,6 +101,13 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const C
                     const UiStats& stats, const std::vector<PaneSummary>& panes) {
   UiActions actions;
   draw_pane_labels(panes);
+  {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const float left = panel_docked_ ? panel_rect_.left + panel_rect_.width : 0.0f;
+    draw_picture_overlay(state.view.caption ? stats.caption : "",
+                         state.view.strain_heat_map ? state.view.heat_map_top : 0.0f,
+                         PaneRect{vp->Pos.x + left, vp->Pos.y, vp->Size.x - left, vp->Size.y});
+  }
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth * scale(), 0),
                            resize_panel_ ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
@@ -490,17 +499,9 @@ void Ui::forces_section(cloth::Simulation& sim) {
 }
 
 void Ui::heat_map_legend(float top) {
-  // The scale as a bar of small steps of heat_color, labelled at both ends and the middle.
-  constexpr int kSteps = 48;
+  // The scale as a bar, labelled at both ends and the middle.
   const float width = ImGui::GetContentRegionAvail().x, height = ImGui::GetTextLineHeight();
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  for (int k = 0; k < kSteps; ++k) {
-    const glm::vec3 c = heat_color((float(k) + 0.5f) / kSteps);
-    draw->AddRectFilled(ImVec2(origin.x + width * k / kSteps, origin.y),
-                        ImVec2(origin.x + width * (k + 1) / kSteps, origin.y + height),
-                        ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)));
-  }
+  draw_heat_bar(ImGui::GetWindowDrawList(), ImGui::GetCursorScreenPos(), ImVec2(width, height));
   ImGui::Dummy(ImVec2(width, height));
   ImGui::Text("0 %%");
   ImGui::SameLine(width * 0.5f - 2.0f * height);
@@ -551,6 +552,9 @@ void Ui::view_section(UiState& state, const UiStats& stats, UiActions& actions) 
   ImGui::SameLine();
   ImGui::Checkbox("wind", &state.view.wind_arrows);
   tip("Blue arrows: air velocity at the vertex, 2 cm per m/s");
+  ImGui::SameLine();
+  ImGui::Checkbox("caption", &state.view.caption);
+  tip("The scene's name along the bottom of the picture, in screenshots and videos too (C)");
   ImGui::SameLine();
   ImGui::Checkbox("contacts", &state.view.show_contacts);
   tip("Cyan dots: vertices touching a solid or the ground (within its contact offset + 1 mm)");
@@ -686,6 +690,7 @@ void Ui::help_overlay(UiState& state) {
       {"L", "reload the scene file from disk"},
       {"P", "live plots on / off"},
       {"F11", "fullscreen on / off (presentation)"},
+      {"C", "the scene's caption in the picture on / off"},
       {"Ctrl + / Ctrl - / Ctrl 0", "larger / smaller / normal panel text (kept between runs)"},
       {"F1", "this help"},
       {"Esc", "quit"},

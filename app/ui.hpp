@@ -43,6 +43,7 @@ struct UiStats {
   int point_cache_samples = 0;
   std::string message;  ///< last status line (screenshot written, recording error, ...)
   std::string scene_path;   ///< the scene file running
+  std::string caption;      ///< the running scene's name (the picture's caption)
   std::string scene_error;  ///< why the last scene load failed ("" = it did not)
   std::vector<int> solids_pins_follow;  ///< their paths stay fixed while the scene runs
   StepHistory history;  ///< the last steps, for the live plots

@@ -20,6 +20,7 @@ const std::vector<std::pair<std::string, Setter>>& setters() {
       {"wind", [](ViewOptions& v) { v.wind_arrows = true; }},
       {"contacts", [](ViewOptions& v) { v.show_contacts = true; }},
       {"springs", [](ViewOptions& v) { v.show_springs = true; }},
+      {"caption", [](ViewOptions& v) { v.caption = true; }},
       {"checker", [](ViewOptions& v) { v.texture = ClothTexture::Checker; }},
       {"fabric", [](ViewOptions& v) { v.texture = ClothTexture::Fabric; }},
       {"no-pins", [](ViewOptions& v) { v.show_pins = false; }},

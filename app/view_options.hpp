@@ -26,6 +26,7 @@ struct ViewOptions {
   bool wind_arrows = false;      ///< the air velocity at the vertices
   bool show_contacts = false;    ///< mark the vertices touching a solid or the ground (SimulationView)
   bool show_springs = false;     ///< the model's springs coloured by kind (element_lines.hpp)
+  bool caption = false;          ///< the scene's name along the bottom of the picture (picture_overlay.hpp)
   ClothTexture texture = ClothTexture::None;  ///< drawn on the cloth unless the heat map is on
 
   bool operator==(const ViewOptions&) const = default;

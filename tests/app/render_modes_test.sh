@@ -14,8 +14,8 @@ require_tools xvfb-run python3
 
 # The flag has wind but touches nothing; contacts are drawn on the default scene's cloth, which
 # lands on its sphere within the 20 frames, and compared with that scene's plain picture.
-modes=(plain wireframe heat-map checker fabric springs velocity force wind no-pins no-ground no-shadow all plain-draped contacts)
-all="wireframe,heat-map,springs,velocity,force,wind,contacts"
+modes=(plain wireframe heat-map checker fabric springs velocity force wind caption no-pins no-ground no-shadow all plain-draped contacts)
+all="wireframe,heat-map,springs,velocity,force,wind,caption,contacts"
 for mode in "${modes[@]}"; do
   scene="$root/assets/scenes/case2_flag.json"
   case $mode in
