@@ -18,6 +18,7 @@
 #include "offscreen.hpp"
 #include "pane_overlay.hpp"
 #include "picture_overlay.hpp"
+#include "egl_context.hpp"
 #include "paths.hpp"
 #include "pixels.hpp"
 #include "recorder.hpp"
@@ -30,11 +31,32 @@ namespace {
 constexpr int kProgressEvery = 60;  ///< frames between progress lines (1 s at the default dt)
 constexpr int kVideoFps = 60;
 
+/// The GL context of offscreen drawing: a hidden GLFW window where there is an X display, else
+/// Mesa's surfaceless EGL (a server, CI), so that --record and --screenshot need no X server.
+struct OffscreenContext {
+  std::unique_ptr<GlfwLibrary> glfw;
+  WindowPtr window;  ///< hidden; exists only to own the GL context (null with EGL)
+  std::unique_ptr<SurfacelessContext> egl;
+
+  OffscreenContext(int w, int h) {
+    try {
+      glfw = std::make_unique<GlfwLibrary>();
+    } catch (const NoDisplayError& no_display) {
+      try {
+        egl = std::make_unique<SurfacelessContext>();
+      } catch (const std::exception& e) {
+        throw NoDisplayError(std::string(no_display.what()) + "; " + e.what());
+      }
+      return;
+    }
+    window = create_gl_window(WindowSpec{w, h, "clothsim (offscreen)", false, 0});
+  }
+};
+
 /// Everything needed to draw frames without a visible window. Built only when a video or a
 /// screenshot was asked for, so plain headless runs never touch GLFW or GL at all.
 struct OffscreenView {
-  GlfwLibrary glfw;
-  WindowPtr window;  ///< hidden; exists only to own the GL context
+  OffscreenContext context;  ///< first: outlives every GL object below
   OrbitCamera camera;
   std::vector<std::unique_ptr<Renderer>> renderers;  ///< one per pane
   std::unique_ptr<OffscreenTarget> target;
@@ -44,8 +66,7 @@ struct OffscreenView {
 
   OffscreenView(const Options& o, const cloth::Scene& scene, const std::vector<Pane>& panes, int w,
                 int h)
-      : glfw(),
-        window(create_gl_window(WindowSpec{w, h, "clothsim (offscreen)", false, 0})),
+      : context(w, h),
         view_options(o.view.value_or(ViewOptions{})),
         caption(scene.name) {
     const auto& c = scene.camera;
@@ -55,7 +76,7 @@ struct OffscreenView {
       renderers.push_back(std::make_unique<Renderer>(o.shader_dir, cloth::SimulationView(*p.sim)));
     target = std::make_unique<OffscreenTarget>(w, h, 4);
     if (panes.size() > 1 || view_options.caption || view_options.strain_heat_map)
-      overlay = std::make_unique<ImGuiSession>(window.get(), false);
+      overlay = std::make_unique<ImGuiSession>(context.window.get(), false);
   }
 
   std::vector<std::uint8_t> render(const std::vector<Pane>& panes) {
@@ -68,6 +89,7 @@ struct OffscreenView {
         summaries.push_back(PaneSummary{panes[k].label, rects[k], cloth::SimulationView(*panes[k].sim),
                                         panes[k].sim_ms, false});
       }
+      if (!context.window) overlay->set_display_size(target->width(), target->height());
       overlay->begin_frame();
       draw_pane_labels(summaries);
       draw_picture_overlay(view_options.caption ? caption : "",
@@ -88,7 +110,8 @@ std::unique_ptr<OffscreenView> make_offscreen_view(const Options& o, const cloth
   } catch (const NoDisplayError& e) {
     throw std::runtime_error(
         std::string(o.record_path.empty() ? "--screenshot" : "--record") +
-        " needs an X display for OpenGL (run under xvfb-run -a, or set DISPLAY): " + e.what());
+        " needs OpenGL: an X display (DISPLAY, or xvfb-run -a) or Mesa's surfaceless EGL "
+        "(libegl-mesa0): " + e.what());
   }
 }
 

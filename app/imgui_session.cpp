@@ -16,7 +16,8 @@ ImGuiSession::ImGuiSession(GLFWwindow* window, bool install_callbacks, const std
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
-  ImGui_ImplGlfw_InitForOpenGL(window, install_callbacks);
+  glfw_backend_ = window != nullptr;
+  if (glfw_backend_) ImGui_ImplGlfw_InitForOpenGL(window, install_callbacks);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   set_scale(1.0f);
 }
@@ -40,13 +41,19 @@ void ImGuiSession::set_scale(float scale) {
 
 ImGuiSession::~ImGuiSession() {
   ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
+  if (glfw_backend_) ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
+}
+
+void ImGuiSession::set_display_size(int width, int height) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(float(width), float(height));
+  io.DeltaTime = 1.0f / 60.0f;
 }
 
 void ImGuiSession::begin_frame() {
   ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
+  if (glfw_backend_) ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
 }
 

@@ -10,7 +10,7 @@ packages=(
   cmake g++ pkg-config make
   libglfw3-dev python3-glad libimgui-dev libglm-dev libeigen3-dev libstb-dev
   nlohmann-json3-dev libtinyobjloader-dev libcli11-dev
-  ffmpeg xvfb xauth libgl1-mesa-dri
+  ffmpeg xvfb xauth libgl1-mesa-dri libegl-dev libegl-mesa0
 )
 if [ "${1:-}" != "--app" ]; then
   packages+=(

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Headless runs of the real binary: a 60-frame H.264 recording under xvfb-run (checked with
-# ffprobe), the stats JSON, and the error boundary (bad input ends in exit code 2 with exactly
+# ffprobe), the stats JSON, a recording with no X server (surfaceless EGL), and the error boundary (bad input ends in exit code 2 with exactly
 # one `clothsim: error:` line, never a crash).
 #
 # usage: headless_record_test.sh PATH/TO/clothsim REPO_ROOT
@@ -77,8 +77,18 @@ expect_error "truncated scene JSON" "$bin" --headless --scene "$tmp/truncated.js
 expect_error "negative dt" "$bin" --headless --scene "$root/tests/app/drag_scene.json" --set solver.dt=-1
 expect_error "solver.integrator must be one of" "$bin" --headless --scene "$root/tests/app/drag_scene.json" --integrator nope
 expect_error "a bad side-by-side value" "$bin" --headless --scene "$root/tests/app/drag_scene.json" --compare solver.integrator=implicit,nope
-expect_error "recording without a display" env -u DISPLAY -u WAYLAND_DISPLAY "$bin" --headless \
+# With no EGL vendor either (glvnd finds none), there is no OpenGL at all: one line says so.
+expect_error "recording with neither X nor EGL" env -u DISPLAY -u WAYLAND_DISPLAY \
+  __EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json "$bin" --headless \
   --scene "$root/tests/app/drag_scene.json" --frames 1 --record "$tmp/b.mp4"
+
+# 4. No X server at all: the recording is drawn through Mesa's surfaceless EGL, with the caption.
+env -u DISPLAY -u WAYLAND_DISPLAY "$bin" --headless --frames 30 --view caption --record "$tmp/egl.mp4" \
+  >"$tmp/egl.log" 2>&1 || { cat "$tmp/egl.log" >&2; fail "--record without a display exited with status $?"; }
+probe=$(ffprobe -v error -select_streams v:0 -show_entries stream=codec_name,width,height,nb_frames -of csv=p=0 "$tmp/egl.mp4") ||
+  fail "ffprobe cannot read the video recorded without a display"
+[ "$probe" = "h264,1280,720,30" ] || fail "video recorded without a display: $probe, expected h264,1280,720,30"
+echo "ok: recorded without a display (surfaceless EGL): $probe"
 
 # 3. Bad command-line arguments: CLI11's message and a non-zero (non-signal) exit.
 set +e
