@@ -158,7 +158,7 @@ TEST_P(MouseSpringIntegrator, ReleasingTheGrabRemovesTheForce) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, MouseSpringIntegrator,
-                         ::testing::Values(cloth::IntegratorType::Implicit, cloth::IntegratorType::Verlet, cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Rk4, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective),
+                         ::testing::Values(cloth::IntegratorType::Implicit, cloth::IntegratorType::Verlet, cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Rk4, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective, cloth::IntegratorType::Vbd),
                          integrator_test_name);
 
 TEST(MouseSpring, KinematicIsTheDefaultAndSettingsAreValidated) {
