@@ -3,6 +3,7 @@
 // evaluation kernel (elements/) and which material constants each of the model's element arrays
 // uses. internal_forces.cpp walks all of them; the VBD integrator evaluates a vertex's own.
 #include <cstdint>
+#include <iterator>
 
 #include "model/model.hpp"
 #include "model/state.hpp"
@@ -131,11 +132,14 @@ void visit_element_vertices(const ClothModel& model, ElementKind kind, int index
   }
 }
 
+inline constexpr int kElementKindCount = 10;
+
 /// Every kind, in the order for_each_element walks the arrays.
 inline constexpr ElementKind kElementKinds[] = {
     ElementKind::Stretch,       ElementKind::Shear,       ElementKind::Bend,      ElementKind::EdgeLength,
     ElementKind::TriangleArea,  ElementKind::FeynmanSpring, ElementKind::FeynmanBend, ElementKind::BreenLink,
     ElementKind::BreenBend,     ElementKind::BreenTrellis,
 };
+static_assert(std::size(kElementKinds) == kElementKindCount);
 
 }  // namespace cloth

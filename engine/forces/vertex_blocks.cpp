@@ -1,43 +1,54 @@
 #include "forces/vertex_blocks.hpp"
 
 #include <algorithm>
+#include <array>
 
-#include "forces/internal_forces.hpp"
 
 namespace cloth {
 
-VertexElements::VertexElements(const ClothModel& model) {
-  const int n = model.vertex_count();
-  for_each_internal_pair(model, [&](int i, int j) { pairs_.emplace_back(i, j); });
+namespace {
 
-  // Incidence by counting: per vertex its springs, then the other elements in kElementKinds order.
-  std::vector<std::vector<Entry>> lists(static_cast<size_t>(n));
-  for (int s = 0; s < static_cast<int>(model.springs.size()); ++s) {
-    const Spring& spring = model.springs[size_t(s)];
-    for (int v : {spring.i, spring.j}) lists[size_t(v)].push_back({s, ElementKind::Stretch, true});
-  }
+// visit(code, vertices) for every spring (code -1) and element (code: its ElementKind) of the
+// model, in the order VertexElements lists them.
+template <typename Visit>
+void for_each_element_of(const ClothModel& model, Visit&& visit) {
+  for (const Spring& s : model.springs) visit(-1, std::array<int, 2>{s.i, s.j});
   for (ElementKind kind : kElementKinds) {
     const int count = element_count(model, kind);
     for (int k = 0; k < count; ++k) {
-      visit_element_vertices(model, kind, k, [&](const auto& v) {
-        for (size_t a = 0; a < v.size(); ++a) {  // a vertex repeated in the element is listed once
-          if (std::find(v.begin(), v.begin() + a, v[a]) == v.begin() + a) lists[size_t(v[a])].push_back({k, kind, false});
-        }
-      });
+      visit_element_vertices(model, kind, k, [&](const auto& v) { visit(int(kind), v); });
     }
   }
+}
+
+}  // namespace
+
+VertexElements::VertexElements(const ClothModel& model) {
+  const int n = model.vertex_count();
+  std::vector<std::vector<Entry>> lists(static_cast<size_t>(n));
+  std::vector<std::vector<int>> neighbours(static_cast<size_t>(n));
+  int springs = 0;
+  std::array<int, kElementKindCount> index{};
+  for_each_element_of(model, [&](int code, const auto& v) {
+    signature_.push_back(code);
+    signature_.insert(signature_.end(), v.begin(), v.end());
+    const Entry entry = code < 0 ? Entry{springs++, ElementKind::Stretch, true}
+                                 : Entry{index[size_t(code)]++, ElementKind(code), false};
+    for (size_t a = 0; a < v.size(); ++a) {
+      if (std::find(v.begin(), v.begin() + a, v[a]) != v.begin() + a) continue;  // a repeated vertex once
+      lists[size_t(v[a])].push_back(entry);
+      for (size_t b = 0; b < v.size(); ++b) {
+        if (v[b] != v[a]) neighbours[size_t(v[a])].push_back(v[b]);
+      }
+    }
+  });
   begin_.assign(size_t(n) + 1, 0);
   for (int i = 0; i < n; ++i) {
     begin_[size_t(i) + 1] = begin_[size_t(i)] + static_cast<int>(lists[size_t(i)].size());
     entries_.insert(entries_.end(), lists[size_t(i)].begin(), lists[size_t(i)].end());
   }
 
-  // Greedy colouring of the graph whose edges are the coupled pairs.
-  std::vector<std::vector<int>> neighbours(static_cast<size_t>(n));
-  for (const auto& [i, j] : pairs_) {
-    neighbours[size_t(i)].push_back(j);
-    neighbours[size_t(j)].push_back(i);
-  }
+  // Greedy colouring of the graph joining the vertices of each element.
   std::vector<int> colour(size_t(n), -1);
   std::vector<char> taken;
   for (int i = 0; i < n; ++i) {
@@ -59,11 +70,12 @@ bool VertexElements::same_topology(const ClothModel& model) const {
   if (begin_.size() != size_t(model.vertex_count()) + 1) return false;
   size_t k = 0;
   bool same = true;
-  for_each_internal_pair(model, [&](int i, int j) {
-    same = same && k < pairs_.size() && pairs_[k] == std::pair(i, j);
-    ++k;
+  for_each_element_of(model, [&](int code, const auto& v) {
+    same = same && k + v.size() < signature_.size() && signature_[k] == code &&
+           std::equal(v.begin(), v.end(), signature_.begin() + std::ptrdiff_t(k + 1));
+    k += 1 + v.size();
   });
-  return same && k == pairs_.size();
+  return same && k == signature_.size();
 }
 
 void add_vertex_block(const ClothModel& model, const ClothState& state, int i, const VertexElements::Entry& e,

@@ -34,19 +34,19 @@ class VertexElements {
   VertexElements() = default;
   explicit VertexElements(const ClothModel& model);
 
-  /// Whether `model` couples the same vertices by the same elements as the model this was built
-  /// for (false after tearing or a new model): O(elements), no allocation.
+  /// Whether `model` has the same springs and elements on the same vertices as the model this was
+  /// built for (false after tearing or a new model type): O(elements), no allocation.
   bool same_topology(const ClothModel& model) const;
   /// The elements of vertex i.
   std::pair<const Entry*, const Entry*> of(int i) const {
     return {entries_.data() + begin_[size_t(i)], entries_.data() + begin_[size_t(i) + 1]};
   }
   /// Greedy colouring in vertex order: each vertex takes the lowest colour no earlier neighbour
-  /// has (a regular grid's springs with bend springs need about 13).
+  /// (a vertex of one of its elements) has; a springs grid with bend springs takes 7.
   const std::vector<std::vector<int>>& colours() const { return colours_; }
 
  private:
-  std::vector<std::pair<int, int>> pairs_;  ///< for_each_internal_pair's sequence
+  std::vector<int> signature_;  ///< per spring / element: its kind (-1: spring), then its vertices
   std::vector<int> begin_;                  ///< per vertex, into entries_ (n + 1)
   std::vector<Entry> entries_;
   std::vector<std::vector<int>> colours_;

@@ -6,11 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <set>
 #include <vector>
 
+#include "core/error.hpp"
 #include "forces/forces.hpp"
 #include "forces/internal_forces.hpp"
 #include "integrators/implicit_euler.hpp"
@@ -141,13 +143,26 @@ TEST_P(VbdModels, NoElementHasTwoVerticesOfOneColour) {
     }
   }
   EXPECT_EQ(std::count(colour.begin(), colour.end(), -1), 0);
-  int pairs = 0;
-  for_each_internal_pair(model, [&](int i, int j) {
-    ++pairs;
-    EXPECT_NE(colour[size_t(i)], colour[size_t(j)]) << i << " and " << j;
-  });
-  EXPECT_GT(pairs, 0);
+  // Every spring's and every element's vertices, read from the model's arrays.
+  int checked = 0;
+  const auto distinct = [&](const auto& v) {
+    ++checked;
+    for (size_t x = 0; x < v.size(); ++x) {
+      for (size_t y = 0; y < x; ++y) {
+        if (v[x] != v[y]) {
+          EXPECT_NE(colour[size_t(v[x])], colour[size_t(v[y])]) << v[x] << " and " << v[y];
+        }
+      }
+    }
+  };
+  for (const Spring& spring : model.springs) distinct(std::array<int, 2>{spring.i, spring.j});
+  for (ElementKind kind : kElementKinds) {
+    for (int k = 0; k < element_count(model, kind); ++k) visit_element_vertices(model, kind, k, distinct);
+  }
+  EXPECT_GT(checked, 0);
   EXPECT_TRUE(elements.same_topology(model));
+  EXPECT_FALSE(elements.same_topology(cloth_model(9, GetParam() == ModelType::Springs ? ModelType::BaraffWitkin
+                                                                                        : ModelType::Springs)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Vbd, VbdModels,
@@ -228,6 +243,27 @@ TEST(Vbd, SameBitsOnOneAndTwoThreads) {
   for (int i = 0; i < one.model().vertex_count(); ++i) {
     ASSERT_EQ(one.state().x[size_t(i)], two.state().x[size_t(i)]) << "vertex " << i;
     ASSERT_EQ(one.state().v[size_t(i)], two.state().v[size_t(i)]) << "vertex " << i;
+  }
+}
+
+// (e) Every model's elements give their force and Jacobians, so no model is refused; a bad
+// iteration count is, in one line that names the key.
+TEST(Vbd, EveryModelIsAcceptedAndABadIterationCountRefusedInOneLine) {
+  Simulation sim = vbd_cloth(4, {0});
+  for (const auto& [type, name] : kModelTypeNames) {
+    EXPECT_NO_THROW(sim.set_model_type(type)) << name;
+    sim.step();
+    EXPECT_TRUE(all_finite(sim.state())) << name;
+  }
+  SolverSettings bad = sim.solver();
+  bad.vbd_iterations = 0;
+  try {
+    sim.set_solver(bad);
+    ADD_FAILURE() << "vbd_iterations = 0 accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("vbd_iterations"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
   }
 }
 
