@@ -11,7 +11,7 @@
 //   f_i = -m_i/h^2 (x_i - y_i) + sum_e f_e,i(x, (x - x0)/h) - m_i c (x_i - x0_i)/h,
 //   H_i =  m_i/h^2 I + sum_e (-∂f_e,i/∂x_i - 1/h ∂f_e,i/∂v_i) + m_i c/h I,     x_i += H_i^-1 f_i
 //
-// (paper eq. 4-6; H_i skipped when det(H_i) is tiny). The element terms are the model's own
+// (the paper's section 3; H_i skipped when det(H_i) is tiny). The element terms are the model's own
 // element kernels (forces/vertex_blocks.hpp: every model qualifies, their stiffness made
 // definite); the damping forces are evaluated at the velocity (x - x0)/h that the iterate implies,
 // so the fixed point is the fully implicit backward Euler step M (v1 - v0) = h f(x1, v1) that the
