@@ -1,6 +1,6 @@
 // Speed of one frame (1/60 s) for every integrator and grid size on the same scene: a 1 m x 1 m
 // cloth of total mass 0.1 kg hanging from two adjacent corners above a sphere of radius 0.3 m.
-// Every integrator but XPBD and projective dynamics (one fixed step of 1/60 s, its default
+// Every integrator but XPBD, projective dynamics and VBD (one fixed step of 1/60 s, their default
 // iterations and Chebyshev rho, hanging_cloth.cpp) runs with the adaptive step control of Baraff-Witkin section 7 and one
 // substep, so each finds the step it needs for this stiffness by itself and the table shows the price:
 // steps per frame, rejected steps, CG iterations per step (implicit), the assembly / solve /
@@ -109,7 +109,7 @@ const bool kRegistered = [] {
   for (const auto& [name, variant] : bench::variants()) {
     auto* b = benchmark::RegisterBenchmark(("BM_Frame/" + name).c_str(), BM_Frame, name, variant);
     const bool cheap = variant.integrator == cloth::IntegratorType::Implicit || variant.integrator == cloth::IntegratorType::Xpbd ||
-                       variant.integrator == cloth::IntegratorType::Projective;
+                       variant.integrator == cloth::IntegratorType::Projective || variant.integrator == cloth::IntegratorType::Vbd;
     for (int n : bench::kGridSizes) {
       if (cheap || n <= 64) b->Arg(n);
     }

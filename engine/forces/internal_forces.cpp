@@ -5,58 +5,26 @@
 #include <cassert>
 
 #include "core/parallel.hpp"
+#include "forces/element_visit.hpp"
 
 namespace cloth {
 
 namespace {
 
-// Calls visit(eval, vertices, definite) for every element given as an ElementEval kernel:
-// Baraff-Witkin stretch and shear per triangle (N = 9); the shape-operator bend per triangle
-// (N = 18; springs, Baraff-Witkin, edge-area); edge-area's edges (N = 6) and triangles (N = 9);
-// Feynman's springs (N = 6) and angular bends (N = 9); Breen links (N = 6), thread bends and
-// trellis corners (N = 9). Only the arrays of the model's type are non-empty. With
-// `definite_bend`, the bend elements come with their own definite stiffness (Gauss-Newton at
-// small angles: an 18 x 18 projection per triangle would dominate the step) and `definite` is
-// true in their visit. Without kJacobians the shape-operator bend gives its energy and force alone
-// (ElementForce): its two 18 x 18 matrices dominated the explicit integrators' steps.
+// Calls visit(eval, vertices, definite) for every element given as an ElementEval kernel
+// (element_visit.hpp): Baraff-Witkin stretch and shear per triangle, interleaved; then the
+// shape-operator bend, edge-area's edges and triangles, Feynman's springs and angular bends, Breen
+// links, thread bends and trellis corners. Only the arrays of the model's type are non-empty.
 template <bool kJacobians, typename Visit>
 void for_each_element(const ClothModel& model, const ClothState& state, bool definite_bend, Visit&& visit) {
-  const SpringMaterial& m = model.material;
-  for (const StretchShearTriangle& t : model.bw_triangles) {
-    visit(eval_stretch(t, state.x, state.v, m.stretch, m.rest_stretch_u, m.rest_stretch_v, m.damping), t.v, false);
-    visit(eval_shear(t, state.x, state.v, m.shear, m.damping), t.v, false);
+  for (int t = 0; t < static_cast<int>(model.bw_triangles.size()); ++t) {
+    visit_element<kJacobians>(model, state, ElementKind::Stretch, t, definite_bend, visit);
+    visit_element<kJacobians>(model, state, ElementKind::Shear, t, definite_bend, visit);
   }
-  for (const ShapeOperatorTriangle& t : model.bend_triangles) {
-    if constexpr (!kJacobians) {
-      visit(shape_operator_bend_force(t, state.x, state.v, m.bending, m.bending_damping), t.v, false);
-      continue;
-    }
-    visit(definite_bend ? eval_shape_operator_bend_definite(t, state.x, state.v, m.bending, m.bending_damping)
-                        : eval_shape_operator_bend(t, state.x, state.v, m.bending, m.bending_damping),
-          t.v, definite_bend);
-  }
-  for (const EdgeLengthElement& e : model.edge_area.edges) {
-    visit(eval_edge_length(e, state.x, state.v, m.stretch, m.damping), e.v, false);
-  }
-  for (const TriangleAreaElement& t : model.edge_area.triangles) {
-    visit(eval_triangle_area(t, state.x, state.v, m.area_stiffness, m.damping), t.v, false);
-  }
-  for (const FeynmanSpring& s : model.feynman.springs) {
-    visit(eval_feynman_spring(s, state.x, state.v, model.feynman_spring_k, m.diagonal_ratio, m.buckling,
-                              m.damping), s.v, false);
-  }
-  for (const FeynmanBend& b : model.feynman.bends) {
-    visit(eval_feynman_bend(b, state.x, state.v, m.bending, m.bending_damping), b.v, false);
-  }
-  const BreenCurves& breen = model.breen_curves;
-  for (const BreenLink& l : model.breen.links) {
-    visit(eval_breen_stretch(l, state.x, state.v, breen.well_scale, m.damping), l.v, false);
-  }
-  for (const BreenBend& b : model.breen.bends) {
-    visit(eval_breen_bend(b, state.x, state.v, b.thread == 0 ? breen.warp : breen.weft), b.v, false);
-  }
-  for (const BreenTrellis& t : model.breen.trellis) {
-    visit(eval_breen_trellis(t, state.x, state.v, breen.shear, m.damping), t.v, false);
+  for (ElementKind kind : kElementKinds) {
+    if (kind == ElementKind::Stretch || kind == ElementKind::Shear) continue;
+    const int count = element_count(model, kind);
+    for (int k = 0; k < count; ++k) visit_element<kJacobians>(model, state, kind, k, definite_bend, visit);
   }
 }
 

@@ -6,6 +6,7 @@
 #include "integrators/explicit_integrators.hpp"
 #include "integrators/implicit_euler.hpp"
 #include "integrators/projective_integrator.hpp"
+#include "integrators/vbd_integrator.hpp"
 #include "integrators/xpbd_integrator.hpp"
 
 namespace cloth {
@@ -20,6 +21,7 @@ std::unique_ptr<Integrator> make_integrator(IntegratorType type) {
     case IntegratorType::Implicit: return std::make_unique<ImplicitEulerIntegrator>();
     case IntegratorType::Xpbd: return std::make_unique<XpbdIntegrator>();
     case IntegratorType::Projective: return std::make_unique<ProjectiveIntegrator>();
+    case IntegratorType::Vbd: return std::make_unique<VbdIntegrator>();
   }
   throw InputError("unknown integrator " + std::to_string(int(type)));
 }

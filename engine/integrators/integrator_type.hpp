@@ -12,6 +12,7 @@ enum class IntegratorType {
   Implicit,         ///< Baraff & Witkin 1998's implicit Euler step (eq. 15-18)
   Xpbd,             ///< extended position-based dynamics (Macklin, Mueller & Chentanez 2016)
   Projective,       ///< projective dynamics (Liu et al. 2013; Bouaziz et al. 2014), Chebyshev (Wang 2015)
+  Vbd,              ///< vertex block descent (Chen, Liu, Yang & Yuksel 2024)
 };
 
 /// The scene-file names, in the order the panel lists the integrators.
@@ -23,6 +24,7 @@ inline constexpr NamedValue<IntegratorType> kIntegratorNames[] = {
     {IntegratorType::Implicit, "implicit"},
     {IntegratorType::Xpbd, "xpbd"},
     {IntegratorType::Projective, "projective"},
+    {IntegratorType::Vbd, "vbd"},
 };
 constexpr std::span<const NamedValue<IntegratorType>> value_names(IntegratorType) { return kIntegratorNames; }
 static_assert(listed_in_enum_order(kIntegratorNames), "used_by relies on the order");

@@ -25,13 +25,16 @@ struct SolverSettings {
                               ///< linearised step (eq. 18), more = fully implicit backward Euler
   int xpbd_iterations = 1;    ///< xpbd: constraint passes per substep (1 = Macklin's small steps)
   int projective_iterations = 10;  ///< projective: local-global iterations per substep
-  double chebyshev_rho = 0.9;      ///< projective: Wang 2015's spectral radius estimate (0 = off)
+  int vbd_iterations = 10;         ///< vbd: descent iterations (sweeps over all colours) per substep
+  /// projective: Wang 2015's spectral radius estimate; vbd: the same over-relaxation (Chen et al.
+  /// 2024, sec. 3.8). 0 = off.
+  double chebyshev_rho = 0.9;
   double strain_limit = -1;   ///< verlet: Provot's elongation limit (0.1 = 10%, 0 = Yu's
                               ///< constraint method: edges held at rest length); negative = off
   bool adaptive = false;      ///< B&W section 7 step-size control; dt is then the largest step
   double max_stretch_change = 0.1;  ///< adaptive: a step changing any triangle's stretch |w_u| or
                                     ///< |w_v| by more than this is discarded (dimensionless)
-  /// Threads of the implicit solve, XPBD's passes and every integrator's checks after a step;
+  /// Threads of the implicit solve, XPBD's passes, VBD's colours and every integrator's checks after a step;
   /// every count gives the same bits (parallel.hpp). 0 = all the machine offers (a scene that
   /// names none gets that).
   int threads = 1;
@@ -69,10 +72,16 @@ void visit_solver(Visitor&& v, Settings& s) {
                                      "Bouaziz et al. 2014): more come closer to backward Euler",
                               .log = true, .ui_lo = 1, .ui_hi = 200,
                               .integrators = used_by(IntegratorType::Projective)});
+  v(s.vbd_iterations, {.key = "vbd_iterations", .lo = 1, .hi = 10000, .label = "iterations",
+                       .tip = "Vertex block descent iterations per substep, each a Newton step per "
+                              "vertex, colour by colour (Chen et al. 2024): more come closer to "
+                              "backward Euler",
+                       .log = true, .ui_lo = 1, .ui_hi = 200, .integrators = used_by(IntegratorType::Vbd)});
   v(s.chebyshev_rho, {.key = "chebyshev_rho", .lo = 0, .hi = 0.9999, .label = "Chebyshev rho",
-                      .tip = "Estimated spectral radius of the local-global iteration for Wang "
-                             "2015's Chebyshev acceleration (0 = off; too high oscillates)",
-                      .ui_lo = 0, .ui_hi = 0.9999, .integrators = used_by(IntegratorType::Projective)});
+                      .tip = "Estimated spectral radius of the iteration for Chebyshev acceleration "
+                             "(Wang 2015; Chen et al. 2024, sec. 3.8; 0 = off; too high oscillates)",
+                      .ui_lo = 0, .ui_hi = 0.9999,
+                      .integrators = used_by(IntegratorType::Projective, IntegratorType::Vbd)});
   v(s.tolerance, {.key = "tolerance", .lo = 1e-14, .hi = 0.5, .label = "CG tolerance",
                   .tip = "Relative residual at which the modified PCG stops (Baraff & Witkin "
                          "1998, sec. 5.3)",
@@ -96,7 +105,7 @@ void visit_solver(Visitor&& v, Settings& s) {
                 .tip = "Threads of the solve (0 = all the machine offers); every count gives the "
                        "same result, bit for bit",
                 .ui_lo = 1, .ui_hi = double(std::max(s.threads, available_threads())),
-                .integrators = used_by(IntegratorType::Implicit, IntegratorType::Xpbd)});
+                .integrators = used_by(IntegratorType::Implicit, IntegratorType::Xpbd, IntegratorType::Vbd)});
 }
 
 /// Throws InputError naming the field for a value outside its declared range.

@@ -32,6 +32,7 @@ double work_per_step(const cloth::Simulation& sim) {
   double work = double(sim.model().vertex_count()) * s.substeps;
   if (s.integrator == cloth::IntegratorType::Xpbd) work *= s.xpbd_iterations;
   if (s.integrator == cloth::IntegratorType::Projective) work *= s.projective_iterations;
+  if (s.integrator == cloth::IntegratorType::Vbd) work *= s.vbd_iterations;
   if (s.integrator == cloth::IntegratorType::Implicit) {
     work *= s.newton_iterations * std::min(s.max_iterations, 3 * sim.model().vertex_count());
   }

@@ -146,7 +146,7 @@ TEST(Incline, FullyImplicitNewtonStepsKeepTheKineticFriction) {
 
 // A pinned corner on a moving floor stays on its pin: the pin, not the friction, places it.
 TEST(Contacts, PinnedVertexOnAMovingSolidStaysPinned) {
-  for (cloth::IntegratorType integrator : {cloth::IntegratorType::Implicit, cloth::IntegratorType::Verlet, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective}) {
+  for (cloth::IntegratorType integrator : {cloth::IntegratorType::Implicit, cloth::IntegratorType::Verlet, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective, cloth::IntegratorType::Vbd}) {
     GridSpec spec;
     spec.width = spec.height = 0.3;
     spec.nx = spec.ny = 6;
@@ -166,7 +166,7 @@ TEST(Contacts, PinnedVertexOnAMovingSolidStaysPinned) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryContactPath, Incline,
-                         testing::Values(cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Verlet, cloth::IntegratorType::Implicit, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective),
+                         testing::Values(cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Verlet, cloth::IntegratorType::Implicit, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective, cloth::IntegratorType::Vbd),
                          integrator_test_name);
 
 // A cloth dropped on each solid shape never ends inside it by more than the contact thickness.

@@ -52,7 +52,7 @@ TEST_P(SelfCollisionInSimulation, AFoldedClothDoesNotPassThroughItself) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryContactPath, SelfCollisionInSimulation,
-                         testing::Values(cloth::IntegratorType::Verlet, cloth::IntegratorType::Implicit, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective), integrator_test_name);
+                         testing::Values(cloth::IntegratorType::Verlet, cloth::IntegratorType::Implicit, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective, cloth::IntegratorType::Vbd), integrator_test_name);
 
 TEST(SelfCollisionInSimulation, WithoutItTheFoldPassesThrough) {
   EXPECT_GT(fold_and_count(cloth::IntegratorType::Verlet, false), 0);

@@ -130,7 +130,7 @@ TEST(Aero, ImplicitLargeStepsKeepTheTerminalVelocity) {
 }
 
 TEST(Aero, WindBlowsAFlagDownwindUnderEveryIntegrator) {
-  for (cloth::IntegratorType integrator : {cloth::IntegratorType::Verlet, cloth::IntegratorType::Implicit, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective}) {
+  for (cloth::IntegratorType integrator : {cloth::IntegratorType::Verlet, cloth::IntegratorType::Implicit, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective, cloth::IntegratorType::Vbd}) {
     GridSpec spec;
     spec.nx = spec.ny = 10;
     spec.plane = GridPlane::XY;  // vertical, row 0 on top

@@ -154,11 +154,15 @@ TEST_P(MouseSpringIntegrator, ReleasingTheGrabRemovesTheForce) {
   sim.mouse().release();
   before = momentum(sim);
   sim.step();
-  EXPECT_LT((momentum(sim) - before - fall).norm(), 1e-6 * fall.norm()) << "released: free fall";
+  // VBD stops its descent after a few iterations, where the internal forces of the iterate need not
+  // sum to zero: M (v1 - v0) - h M g is h times that sum (3e-3 of the impulse here, 10 iterations),
+  // zero only at convergence (Vbd/VbdModels.ConvergesToTheNewtonBackwardEulerStep).
+  const double tolerance = GetParam() == IntegratorType::Vbd ? 1e-2 : 1e-6;
+  EXPECT_LT((momentum(sim) - before - fall).norm(), tolerance * fall.norm()) << "released: free fall";
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, MouseSpringIntegrator,
-                         ::testing::Values(cloth::IntegratorType::Implicit, cloth::IntegratorType::Verlet, cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Rk4, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective),
+                         ::testing::Values(cloth::IntegratorType::Implicit, cloth::IntegratorType::Verlet, cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Rk4, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective, cloth::IntegratorType::Vbd),
                          integrator_test_name);
 
 TEST(MouseSpring, KinematicIsTheDefaultAndSettingsAreValidated) {

@@ -194,7 +194,7 @@ TEST(Integrators, AllFallFreelyAtTheSameRateAndSwitchLive) {
   m.stretch = 100;
   m.shear = 10;
   Simulation sim = make_sim(5, m, {}, cloth::IntegratorType::Verlet, 1.0 / 60, 4);
-  for (cloth::IntegratorType name : {cloth::IntegratorType::ExplicitEuler, cloth::IntegratorType::Rk4, cloth::IntegratorType::Implicit, cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective}) {
+  for (cloth::IntegratorType name : {cloth::IntegratorType::ExplicitEuler, cloth::IntegratorType::Rk4, cloth::IntegratorType::Implicit, cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective, cloth::IntegratorType::Vbd}) {
     SolverSettings s = sim.solver();
     s.integrator = name;
     sim.set_solver(s);

@@ -107,7 +107,7 @@ TEST_P(Kinematic, MovingPinFollowsItsPathExactly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryIntegrator, Kinematic,
-                         testing::Values(cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Verlet, cloth::IntegratorType::Rk4, cloth::IntegratorType::Implicit, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective),
+                         testing::Values(cloth::IntegratorType::SymplecticEuler, cloth::IntegratorType::Verlet, cloth::IntegratorType::Rk4, cloth::IntegratorType::Implicit, cloth::IntegratorType::Xpbd, cloth::IntegratorType::Projective, cloth::IntegratorType::Vbd),
                          integrator_test_name);
 
 TEST(MotionPaths, VelocityIsTheDerivativeOfTheOffset) {

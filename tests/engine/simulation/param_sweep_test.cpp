@@ -108,6 +108,10 @@ Case random_case(Random& r, cloth::IntegratorType integrator) {
     s.projective_iterations = r.integer(1, 30);
     s.chebyshev_rho = r.chance(0.3) ? 0.0 : r.uniform(0, 0.9999);
   }
+  if (integrator == IntegratorType::Vbd) {
+    s.vbd_iterations = r.integer(1, 30);
+    s.chebyshev_rho = r.chance(0.3) ? 0.0 : r.uniform(0, 0.9999);
+  }
   return c;
 }
 
