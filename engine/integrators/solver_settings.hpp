@@ -29,6 +29,10 @@ struct SolverSettings {
   /// projective: Wang 2015's spectral radius estimate; vbd: the same over-relaxation (Chen et al.
   /// 2024, sec. 3.8). 0 = off.
   double chebyshev_rho = 0.9;
+  /// xpbd, vbd: long-range attachments' slack (Kim et al. 2012,
+  /// kinematics/long_range_attachments.hpp; 0 = each vertex within its rest distance along the
+  /// cloth from its nearest pin, 0.02 = 2% more); negative = off
+  double long_range_slack = -1;
   double strain_limit = -1;   ///< verlet: Provot's elongation limit (0.1 = 10%, 0 = Yu's
                               ///< constraint method: edges held at rest length); negative = off
   bool adaptive = false;      ///< B&W section 7 step-size control; dt is then the largest step
@@ -54,6 +58,12 @@ void visit_solver(Visitor&& v, Settings& s) {
                      .tip = "Provot's limit on edge elongation (0.1 = 10%; 0 = edges held at rest "
                             "length; negative = off)",
                      .ui_lo = 0, .ui_hi = 0.5, .integrators = used_by(IntegratorType::Verlet)});
+  v(Switchable{s.long_range_slack, 0.0},
+    {.key = "long_range_attachments", .lo = -1, .hi = 10, .label = "long-range attachments",
+     .tip = "Kim et al. 2012: tether each vertex to its nearest pin at its rest distance along the "
+            "cloth times 1 + this slack (0 = inextensible from the pins; negative = off)",
+     .ui_lo = 0, .ui_hi = 0.2,
+     .integrators = used_by(IntegratorType::Xpbd, IntegratorType::Vbd)});
   v(s.adaptive, {.key = "adaptive", .label = "adaptive step",
                  .tip = "Baraff & Witkin 1998, sec. 7: discard a step that changes any triangle's "
                         "stretch too much, halve it, grow back after two good steps; dt is then "

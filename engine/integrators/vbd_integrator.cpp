@@ -120,6 +120,7 @@ StepReport VbdIntegrator::step(ClothState& state, const ClothModel& model, const
         last_ = state.x;
       }
       report.solver_iterations += iterations;
+      attachments_.enforce(model, *ctx.kinematics.pinned, ctx.solver->long_range_slack, state.x);
       project_slides(state, ctx.kinematics);  // before the velocities, which then only move along them
       for (int i = 0; i < n; ++i) {
         const size_t k = size_t(i);

@@ -37,6 +37,7 @@
 
 #include "forces/vertex_blocks.hpp"
 #include "integrators/integrator.hpp"
+#include "kinematics/long_range_attachments.hpp"
 
 namespace cloth {
 
@@ -57,6 +58,7 @@ class VbdIntegrator final : public Integrator {
   std::vector<Vec3> x0_, v0_, y_, f_ext_;
   std::vector<Vec3> last_, before_last_;  ///< iterates x^{n-1}, x^{n-2} of the Chebyshev recurrence
   std::vector<Vec3> acceleration_;        ///< per vertex (v1 - v0)/h of the last substep, m/s^2
+  LongRangeAttachments attachments_;  ///< solver.long_range_attachments (Kim et al. 2012)
 };
 
 }  // namespace cloth

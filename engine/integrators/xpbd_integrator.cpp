@@ -320,6 +320,7 @@ StepReport XpbdIntegrator::step(ClothState& state, const ClothModel& model, cons
         project_constraints(state, model, ctx.kinematics.spring_grab(), h, ctx.solver->threads);
       }
       if (padded_) unpad_positions(state.x);
+      attachments_.enforce(model, *ctx.kinematics.pinned, ctx.solver->long_range_slack, state.x);
       project_slides(state, ctx.kinematics);  // before the velocities, which then only move along them
 
       // Velocities from the positions (2016 Algorithm 1, line 13); pinned and kinematically

@@ -32,6 +32,7 @@
 #include <Eigen/Core>
 
 #include "integrators/integrator.hpp"
+#include "kinematics/long_range_attachments.hpp"
 #include "elements/springs.hpp"
 
 namespace cloth {
@@ -106,6 +107,7 @@ class XpbdIntegrator final : public Integrator {
   std::vector<double> prepared_inv_mass_;
   double prepared_h_ = 0;
   Vec3 grab_lambda_ = Vec3::Zero();  ///< the mouse spring's three components, likewise
+  LongRangeAttachments attachments_;  ///< solver.long_range_attachments (Kim et al. 2012)
 };
 
 }  // namespace cloth
