@@ -674,7 +674,7 @@ void check_classroom_stiffness_sweep() {
               max_edge_strain(t[k - 1].sim->model(), t[k - 1].sim->state())) << "pane " << k;
     EXPECT_LT(side_length(t[k]), side_length(t[k - 1])) << "pane " << k;
   }
-  EXPECT_GT(side_length(t.front()), 1.1) << "the softest cloth visibly stretched";
+  EXPECT_GT(side_length(t.front()), 1.05) << "the softest cloth visibly stretched (8% in air)";
   EXPECT_LT(side_length(t.back()), 1.01) << "the stiffest barely";
 }
 
