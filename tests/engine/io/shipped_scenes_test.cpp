@@ -229,7 +229,8 @@ void check_verlet_four_corners() {
 }
 
 void check_verlet_sphere_four_corners() {
-  Trial t = run("verlet_sphere_four_corners.json", 100);
+  // 200 frames: in air the edges between the corners are still sinking at 100.
+  Trial t = run("verlet_sphere_four_corners.json", 200);
   expect_pins_held(t);
   const SphereShape& s = sphere_of(t, 0);
   expect_resting_on(t, 0, s.center + Vec3(0, s.radius, 0), 0.05,
