@@ -469,8 +469,8 @@ void Ui::forces_section(cloth::Simulation& sim) {
   ParameterWidgets wind(sim.model().type, sim.solver().integrator);
   cloth::visit_wind(wind, f.wind);
   changed |= wind.changed();
-  if (f.wind.type != cloth::WindField::Type::None && f.drag <= 0) {
-    ImGui::TextDisabled("(wind acts through air drag: set q > 0)");
+  if (f.wind.type != cloth::WindField::Type::None && !cloth::air_drag(f, sim.model().material).any()) {
+    ImGui::TextDisabled("(wind acts through air drag: set the air density or q > 0)");
   }
   if (changed) {
     apply_live(forces_error_, [&] { sim.set_external_forces(f); });

@@ -60,8 +60,13 @@ struct SpringMaterial {
   /// explicit step about 9 times costlier (docs/physics.md, "Bending").
   BendElement bend_element = BendElement::BendSprings;
   double damping = 0.02;           ///< spring damping along the spring axis, N*s/m
-  double velocity_damping = 0.5;   ///< simple velocity damping a = -c v of Yu, sec. 6, 1/s
-                                   ///< (a stand-in for air drag; forces.drag is the real model)
+  double velocity_damping = 0.0;   ///< simple velocity damping a = -c v of Yu, sec. 6, 1/s: a
+                                   ///< numerical aid, not air (forces/aerodynamics.hpp is the air)
+  // The cloth's quadratic drag coefficients (dimensionless; forces/aerodynamics.hpp):
+  double drag_normal = 1.2;        ///< C_n, flow normal to the cloth: a square flat plate's
+                                   ///< C_D = 1.17 (Hoerner 1965, ch. 3)
+  double drag_tangential = 0.02;   ///< C_t, flow along the cloth: skin friction of both faces of a
+                                   ///< rough plate (Hoerner 1965, ch. 2)
   // Baraff-Witkin model only (Baraff & Witkin 1998, section 4):
   double rest_stretch_u = 1.0;     ///< b_u of eq. 10: rest stretch along u (dimensionless)
   double rest_stretch_v = 1.0;     ///< b_v of eq. 10

@@ -234,14 +234,15 @@ void compute_force_jacobians(const ClothModel& model, const ClothState& state,
     add_internal_jacobians(model, state, definite, jac, &slots.springs, threads, &f, /*step_bend=*/true);
   }
   jac.add_dfdv_diagonal(model.mass, -model.material.velocity_damping);  // -m c I
-  if (ext.drag > 0) {
+  const AirDrag drag = air_drag(ext, model.material);
+  if (drag.any()) {
     for (size_t n = 0; n < model.mesh.triangles.size(); ++n) {
       const auto& tri = model.mesh.triangles[n];
       const std::array<Vec3, 3> x{state.x[tri[0]], state.x[tri[1]], state.x[tri[2]]};
       const std::array<Vec3, 3> v{state.v[tri[0]], state.v[tri[1]], state.v[tri[2]]};
       Eigen::Matrix3d air_jacobian;
       const Vec3 air = ext.wind.velocity((x[0] + x[1] + x[2]) / 3.0, t, &air_jacobian);
-      const AeroTriangle a = aero_triangle(x, v, ext.drag, air, air_jacobian);
+      const AeroTriangle a = aero_triangle(x, v, drag, air, air_jacobian);
       // Block (i, k) is a.dfdx[k] for every i; keep its symmetric part over the 3 x 3 stencil.
       Eigen::Matrix<double, 9, 9> exact;
       for (int i = 0; i < 3; ++i)

@@ -17,6 +17,11 @@ void validate_external_forces(const ExternalForces& ext) {
   visit_wind(RangeCheck("forces.wind"), ext.wind);
 }
 
+AirDrag air_drag(const ExternalForces& ext, const SpringMaterial& material) {
+  return {.q = ext.drag, .air_density = ext.air_density, .drag_normal = material.drag_normal,
+          .drag_tangential = material.drag_tangential};
+}
+
 void compute_forces(const ClothModel& model, const ClothState& state, const ExternalForces& ext,
                     double t, std::vector<Vec3>& f) {
   compute_external_forces(model, state, ext, t, f);
@@ -30,12 +35,13 @@ void compute_external_forces(const ClothModel& model, const ClothState& state,
   const double c = model.material.velocity_damping;
   // Gravity F_G = m g and the report's velocity damping a_d = -c v (as a force: -m c v).
   for (int i = 0; i < n; ++i) f[i] = model.mass[i] * (ext.gravity - c * state.v[i]);
-  if (ext.drag > 0) {
+  const AirDrag drag = air_drag(ext, model.material);
+  if (drag.any()) {
     for (const auto& tri : model.mesh.triangles) {
       const std::array<Vec3, 3> x{state.x[tri[0]], state.x[tri[1]], state.x[tri[2]]};
       const std::array<Vec3, 3> v{state.v[tri[0]], state.v[tri[1]], state.v[tri[2]]};
       const Vec3 air = ext.wind.velocity((x[0] + x[1] + x[2]) / 3.0, t, nullptr);
-      const Vec3 fa = aero_triangle(x, v, ext.drag, air, Eigen::Matrix3d::Zero()).force;
+      const Vec3 fa = aero_triangle(x, v, drag, air, Eigen::Matrix3d::Zero()).force;
       for (int k : tri) f[k] += fa;
     }
   }

@@ -1,10 +1,11 @@
 #pragma once
-// Force assembly: springs (with damping), gravity, velocity damping, wind and air drag.
+// Force assembly: springs (with damping), gravity, velocity damping, air drag in the wind.
 #include <vector>
 
 #include "model/model.hpp"
 #include "model/state.hpp"
 #include "core/parameter.hpp"
+#include "forces/aerodynamics.hpp"
 #include "forces/wind.hpp"
 
 namespace cloth {
@@ -13,8 +14,11 @@ namespace cloth {
 struct ExternalForces {
   Vec3 gravity = Vec3(0, -9.81, 0);  ///< m/s^2
   WindField wind;                    ///< air velocity field
-  double drag = 0;                   ///< aerodynamic coefficient q, N*s/m^3 (aerodynamics.hpp);
-                                     ///< wind acts only through it, so wind needs drag > 0
+  double air_density = 1.2;          ///< rho_air of the quadratic drag, kg/m^3 (air at 20 C, sea
+                                     ///< level); with the cloth's C_n, C_t (aerodynamics.hpp)
+  double drag = 0;                   ///< Provot's linear viscous coefficient q, N*s/m^3
+                                     ///< (aerodynamics.hpp), optional, added to the quadratic drag;
+                                     ///< wind acts through both, so wind needs air_density or q > 0
 };
 
 /// Calls v(field, ParamInfo) for each parameter of the "forces" section but the wind (visit_wind).
@@ -22,23 +26,30 @@ template <class Visitor, class Forces>
 void visit_forces(Visitor&& v, Forces& f) {
   v(f.gravity, {.key = "gravity", .unit = "m/s^2", .lo = -1000, .hi = 1000,
                 .tip = "Gravitational acceleration (x, y, z); Earth is (0, -9.81, 0)", .ui_lo = -30, .ui_hi = 30});
-  v(f.drag, {.key = "drag", .unit = "N*s/m^3", .lo = 0, .hi = 1e4, .label = "air drag",
-             .tip = "Aerodynamic coefficient q: force per area per normal relative speed (wind acts "
-                    "only through it)",
+  v(f.air_density, {.key = "air_density", .unit = "kg/m^3", .lo = 0, .hi = 1e3, .label = "air density",
+                    .tip = "rho_air of the quadratic air drag with the cloth's drag_normal and "
+                           "drag_tangential (1.2: air; 0: vacuum)",
+                    .ui_lo = 0, .ui_hi = 5});
+  v(f.drag, {.key = "drag", .unit = "N*s/m^3", .lo = 0, .hi = 1e4, .label = "linear drag q",
+             .tip = "Provot's linear viscous air force q: force per area per normal relative speed, "
+                    "added to the quadratic drag (0: off)",
              .log = true, .ui_lo = 0, .ui_hi = 10});
 }
+
+/// The air's drag parameters (forces) with the cloth's drag coefficients (material).
+AirDrag air_drag(const ExternalForces& ext, const SpringMaterial& material);
 
 /// Throws InputError naming the field for NaN or absurd values.
 void validate_external_forces(const ExternalForces& ext);
 
-/// Everything but the material: f = m g - m c v (Yu, sec. 6) + per-triangle drag/wind
-/// (Provot, B&W 4.4) at time t, s. Overwrites f, N. XPBD integrates these explicitly and the
+/// Everything but the material: f = m g - m c v (Yu, sec. 6) + per-triangle quadratic and
+/// linear air drag in the wind (aerodynamics.hpp) at time t, s. Overwrites f, N. XPBD integrates these explicitly and the
 /// material as constraints.
 void compute_external_forces(const ClothModel& model, const ClothState& state,
                              const ExternalForces& ext, double t, std::vector<Vec3>& f);
 
-/// f = springs + m g - m c v (Yu, sections 4 and 6) + per-triangle drag/wind (Provot,
-/// B&W 4.4) at time t, s. Overwrites f, N.
+/// f = springs + m g - m c v (Yu, sections 4 and 6) + per-triangle air drag in the wind
+/// (aerodynamics.hpp) at time t, s. Overwrites f, N.
 void compute_forces(const ClothModel& model, const ClothState& state, const ExternalForces& ext,
                     double t, std::vector<Vec3>& f);
 

@@ -35,8 +35,16 @@ void visit_material(Visitor&& v, Material& m) {
   v(m.velocity_damping, {.key = "velocity_damping", .unit = "1/s", .lo = 0, .hi = 1e3,
                          .label = "velocity damping",
                          .tip = "Drag on every vertex, a = -c v: a numerical aid, not air "
-                                "(forces.drag is the air)",
+                                "(forces.air_density with drag_normal / drag_tangential is the air)",
                          .log = true, .ui_lo = 0, .ui_hi = 10});
+  v(m.drag_normal, {.key = "drag_normal", .lo = 0, .hi = 10, .label = "drag C_n",
+                    .tip = "Quadratic air drag coefficient for flow normal to the cloth (a flat "
+                           "plate: about 1.2; Hoerner 1965)",
+                    .ui_lo = 0, .ui_hi = 3});
+  v(m.drag_tangential, {.key = "drag_tangential", .lo = 0, .hi = 10, .label = "drag C_t",
+                        .tip = "Quadratic air drag coefficient for flow along the cloth (skin "
+                               "friction, about 0.02; Hoerner 1965)",
+                        .ui_lo = 0, .ui_hi = 0.5});
   v(m.bending_damping, {.key = "bending_damping", .unit = "N*m*s", .lo = 0, .hi = 10,
                         .label = "bend damping", .tip = "Condition damping of the bend angle",
                         .log = true, .ui_lo = 0, .ui_hi = 1e-2,

@@ -80,13 +80,14 @@ TEST(Arrows, ShaftIsTheVectorAndTheHeadEndsAtTheTip) {
 }
 
 // A free 5 x 5 sheet falling one step under gravity in a constant wind: every vertex's velocity
-// is g h, its applied force per mass is g (no drag, no damping), the air velocity is the wind's.
+// is g h, its applied force per mass is g (no air drag, no damping), the air velocity is the wind's.
 TEST(Arrows, LengthsAreThePhysicalVectorsTimesTheirScales) {
   cloth::Scene scene;
   scene.mesh = grid(5);
   scene.material.velocity_damping = 0;
   scene.forces.gravity = cloth::Vec3(0, -9.81, 0);
   scene.forces.drag = 0;
+  scene.forces.air_density = 0;  // no air: the wind is shown but pushes nothing
   scene.forces.wind.type = cloth::WindField::Type::Constant;
   scene.forces.wind.speed = 5;
   scene.forces.wind.direction = cloth::Vec3::UnitX();

@@ -10,6 +10,7 @@
 #include "mesh/mesh.hpp"
 #include "simulation/simulation.hpp"
 #include "engine/support/model_names.hpp"
+#include "engine/support/vacuum.hpp"
 
 namespace cloth {
 namespace {
@@ -110,8 +111,9 @@ InclineResult slide_on_incline(cloth::IntegratorType integrator, double angle, d
   solver.substeps = integrator == cloth::IntegratorType::Implicit ? 2 : 20;
   solver.newton_iterations = newton_iterations;
   SpringMaterial material;
-  material.velocity_damping = 0;  // a sliding block feels friction only
+  material.velocity_damping = 0;  // a sliding block feels friction only: no air either
   Simulation sim(build_model(mesh, material), {slope}, {}, solver, Vec3(0, -9.81, 0));
+  in_vacuum(sim);
   auto centre = [&] {
     Vec3 c = Vec3::Zero();
     for (const Vec3& x : sim.state().x) c += x;

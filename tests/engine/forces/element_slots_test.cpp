@@ -59,8 +59,8 @@ ClothState perturbed(const ClothModel& model) {
 }
 
 ExternalForces with_drag() {
-  ExternalForces ext;
-  ext.drag = 2.0;
+  ExternalForces ext;  // the default quadratic drag in still air ...
+  ext.drag = 2.0;      // ... and the linear one
   return ext;
 }
 
@@ -79,7 +79,7 @@ void reference_jacobians(const ClothModel& model, const ClothState& s, const Ext
     const std::array<Vec3, 3> v{s.v[tri[0]], s.v[tri[1]], s.v[tri[2]]};
     Eigen::Matrix3d air_jacobian;
     const Vec3 air = ext.wind.velocity((x[0] + x[1] + x[2]) / 3.0, 0, &air_jacobian);
-    const AeroTriangle a = aero_triangle(x, v, ext.drag, air, air_jacobian);
+    const AeroTriangle a = aero_triangle(x, v, air_drag(ext, model.material), air, air_jacobian);
     Eigen::Matrix<double, 9, 9> exact;
     for (int i = 0; i < 3; ++i)
       for (int k = 0; k < 3; ++k) exact.block<3, 3>(3 * i, 3 * k) = a.dfdx[k];

@@ -30,6 +30,7 @@ struct Stepper {
 
   Stepper(const ClothState& state, std::vector<std::uint8_t> pins) : pinned(std::move(pins)), pin_positions(state.x) {
     forces.gravity = Vec3(0, -kG, 0);
+    forces.air_density = 0;  // no air: the exact answers below (free fall, Newton's) assume none
   }
   StepReport step(Integrator& integrator, ClothState& state, const ClothModel& model, double dt, double t = 0) {
     StepContext ctx;

@@ -160,7 +160,7 @@ TEST(Xpbd, HangingClothOfEitherModelStaysFiniteAndComesToRest) {
       peak = std::max(peak, sim.energies().kinetic);
     }
     EXPECT_EQ(sim.statistics().instabilities, 0);
-    EXPECT_GT(peak, 0.1) << "it swung";
+    EXPECT_GT(peak, 0.05) << "it swung";
     EXPECT_LT(sim.energies().kinetic, 1e-8 * peak) << name_of(type) << ": at rest";
     EXPECT_NEAR(sim.state().x[80].y(), 0.0, 0.1) << "the free corner hangs about one metre down";
   }

@@ -229,7 +229,8 @@ void check_verlet_four_corners() {
 }
 
 void check_verlet_sphere_four_corners() {
-  Trial t = run("verlet_sphere_four_corners.json", 100);
+  // 200 frames: in air the edges between the corners are still sinking at 100.
+  Trial t = run("verlet_sphere_four_corners.json", 200);
   expect_pins_held(t);
   const SphereShape& s = sphere_of(t, 0);
   expect_resting_on(t, 0, s.center + Vec3(0, s.radius, 0), 0.05,
@@ -309,7 +310,8 @@ void check_bw_fig1_cylinder() {
 }
 
 void check_bw_fig2() {
-  Trial t = run("bw_fig2_two_fixed_particles.json", 100);
+  // 200 frames: in air the flaps outside the two particles take about 3 s to sink.
+  Trial t = run("bw_fig2_two_fixed_particles.json", 200);
   expect_pins_held(t);
   const double pin_y = t.rest(resolve_pins(t.scene).front()).y();
   // It hangs from the two particles: the far edge is down by most of the sheet's length, and the
@@ -673,7 +675,7 @@ void check_classroom_stiffness_sweep() {
               max_edge_strain(t[k - 1].sim->model(), t[k - 1].sim->state())) << "pane " << k;
     EXPECT_LT(side_length(t[k]), side_length(t[k - 1])) << "pane " << k;
   }
-  EXPECT_GT(side_length(t.front()), 1.1) << "the softest cloth visibly stretched";
+  EXPECT_GT(side_length(t.front()), 1.05) << "the softest cloth visibly stretched (8% in air)";
   EXPECT_LT(side_length(t.back()), 1.01) << "the stiffest barely";
 }
 
