@@ -35,7 +35,13 @@ for _ in 1 2 3; do xdotool click 5; sleep 0.2; done
 xdotool key w
 wait_for_stats "doc['app']['camera']['distance'] > 1.2 * $first_distance and doc['app']['view']['wireframe']" \
   "the zoom and the wireframe"
-# Presentation: Ctrl + twice makes the panel 1.5 times larger (its width follows), F11 fills the
+xdotool mousemove 60 18 && sleep 0.3 && xdotool mousedown 1 && sleep 0.3
+xdotool mousemove 160 90 && sleep 0.3 && xdotool mousemove 260 160 && sleep 0.3 && xdotool mouseup 1
+wait_for_stats 'doc["app"]["panel"][0] > 150 and doc["app"]["panel"][1] > 100' "the panel moved"
+distance=$(stat 'doc["app"]["camera"]["distance"]')
+panel=$(stat 'doc["app"]["panel"][:2]')
+echo "persist_settings_test: camera distance $first_distance -> $distance m, panel at $panel"
+# Presentation (after the panel drag, which it would move): Ctrl + twice makes the panel 1.5 times larger (its width follows), F11 fills the
 # screen and F11 again gives the window back.
 panel_width=$(stat 'doc["app"]["panel"][2]')
 xdotool key ctrl+equal && sleep 0.3 && xdotool key ctrl+plus
@@ -46,12 +52,6 @@ import -window root "$tmp/presentation.png" 2>/dev/null || true
 xdotool key F11
 wait_for_stats 'not doc["app"]["fullscreen"] and doc["app"]["window"] == [800, 600]' "F11 giving the window back"
 echo "persist_settings_test: Ctrl + twice: scale 1.5, panel $panel_width -> $(stat 'doc["app"]["panel"][2]') px; F11 in and out"
-xdotool mousemove 60 18 && sleep 0.3 && xdotool mousedown 1 && sleep 0.3
-xdotool mousemove 160 90 && sleep 0.3 && xdotool mousemove 260 160 && sleep 0.3 && xdotool mouseup 1
-wait_for_stats 'doc["app"]["panel"][0] > 150 and doc["app"]["panel"][1] > 100' "the panel moved"
-distance=$(stat 'doc["app"]["camera"]["distance"]')
-panel=$(stat 'doc["app"]["panel"][:2]')
-echo "persist_settings_test: camera distance $first_distance -> $distance m, panel at $panel"
 quit_app_with_escape
 
 config="$XDG_CONFIG_HOME/clothsim"
