@@ -40,7 +40,7 @@ WindowExtent extent_of(const PaneRect& r) {
 
 App::App(const Options& options, const std::vector<PaneScene>& scenes)
     : options_(options),
-      scene_(scenes.front().scene),
+      scene_(shared_scene(scenes)),
       glfw_(),
       window_(create_gl_window(WindowSpec{options.window.value_or(WindowSize{}).width,
                                           options.window.value_or(WindowSize{}).height,
@@ -333,6 +333,12 @@ void App::apply(const UiActions& actions) {
   if (actions.reset_camera) reset_camera();
   if (actions.camera_preset) camera_.look_from(*actions.camera_preset);
   if (!actions.load_scene.empty()) load_scene_file(actions.load_scene);
+  if (actions.compare) {  // the running scene again, side by side or alone
+    Options options = options_;
+    options.compare = *actions.compare;
+    options.one_pane = actions.compare->empty();
+    load_scene(std::move(options));
+  }
   if (!actions.save_scene.empty()) save_scene(actions.save_scene);
   if (actions.rebuild) rebuild(*actions.rebuild);
   if (!actions.add_solid.empty() || actions.remove_solid >= 0) {
@@ -358,7 +364,11 @@ void App::apply(const UiActions& actions) {
 }
 
 void App::load_scene_file(const std::string& path) {
-  Options options = options_for_scene(options_, path);
+  load_scene(options_for_scene(options_, path));
+}
+
+void App::load_scene(Options options) {
+  const std::string path = options.scene_path;
   std::vector<std::string> warnings;
   std::vector<Pane> panes;
   std::vector<std::unique_ptr<Renderer>> renderers;
@@ -368,7 +378,7 @@ void App::load_scene_file(const std::string& path) {
     panes = make_panes(scenes);
     for (const Pane& p : panes)
       renderers.push_back(std::make_unique<Renderer>(options.shader_dir, cloth::SimulationView(*p.sim)));
-    first = scenes.front().scene;
+    first = shared_scene(scenes);
   } catch (const std::exception& e) {  // bad input, or a renderer that cannot be built
     ui_stats_.scene_error = e.what();
     report("cannot load scene " + path + ": " + e.what() + " (kept the previous scene)");

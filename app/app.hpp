@@ -72,6 +72,9 @@ class App {
   /// Replaces the running scene by the file at `path` (its panes, camera, title); a file that
   /// does not load keeps the current scene and shows why.
   void load_scene_file(const std::string& path);
+  /// Runs `options`' scene in place of the current one (load_scene_file's work); a scene that
+  /// does not load keeps the current one and shows why.
+  void load_scene(Options options);
   void reset_camera();
   /// Writes the active pane's scene as it runs now to `path` (scene_writer.hpp); reports either way.
   void save_scene(const std::string& path);

@@ -143,7 +143,7 @@ void drape(cloth::Simulation& sim, cloth::DrapeSettings settings, const Options&
 
 int run_headless(const Options& o, const std::vector<PaneScene>& scenes) {
   std::vector<Pane> panes = make_panes(scenes);
-  const cloth::Scene& scene = scenes.front().scene;
+  const cloth::Scene scene = shared_scene(scenes);
 
   // The first pane's cloth, one frame per step, as --export-obj writes it.
   FrameExports exports;

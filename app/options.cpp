@@ -134,6 +134,7 @@ Options options_for_scene(const Options& running, const std::string& path) {
   if (path != running.scene_path) {
     options.overrides.clear();
     options.compare.clear();
+    options.one_pane = false;
   }
   return options;
 }

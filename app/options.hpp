@@ -30,6 +30,7 @@ struct Options {
   std::vector<std::string> overrides;  ///< --set key=value, in order; --integrator and
                                        ///< --drape-tolerance appended
   std::string compare;                 ///< --compare KEY=V1,V2[,..]: side-by-side panes ("" = none)
+  bool one_pane = false;               ///< the panel's "One cloth": not even the scene's own "compare"
   std::optional<WindowSize> window;    ///< --window WxH (absent: mode's default size)
   int quit_after_frames = 0;           ///< --quit-after-frames N (0 = run until closed)
   std::string shader_dir;              ///< --shader-dir (default: baked-in source dir)

@@ -12,8 +12,9 @@ std::vector<PaneScene> scenes_to_run(const Options& options, std::vector<std::st
   const nlohmann::json document = cloth::load_scene_document(options.scene_path, options.overrides);
   const std::string dir = cloth::scene_source_dir(options.scene_path);
   cloth::Scene scene = cloth::parse_scene(document, dir, warnings);
-  const std::vector<cloth::ComparePane> panes =
-      options.compare.empty() ? scene.compare : cloth::compare_sweep(options.compare);
+  const std::vector<cloth::ComparePane> panes = options.one_pane          ? std::vector<cloth::ComparePane>{}
+                                                 : options.compare.empty() ? scene.compare
+                                                                           : cloth::compare_sweep(options.compare);
   if (panes.empty()) return {PaneScene{"", std::move(scene), document, dir}};
   const std::vector<cloth::Scene> scenes =
       cloth::load_pane_scenes(options.scene_path, options.overrides, panes, warnings);
@@ -24,6 +25,15 @@ std::vector<PaneScene> scenes_to_run(const Options& options, std::vector<std::st
     out.push_back(PaneScene{panes[k].label, scenes[k], std::move(pane_document), dir});
   }
   return out;
+}
+
+cloth::Scene shared_scene(const std::vector<PaneScene>& scenes) {
+  cloth::Scene scene = scenes.front().scene;
+  const std::string suffix = " [" + scenes.front().label + "]";  // cloth::load_pane_scenes adds it
+  if (!scenes.front().label.empty() && scene.name.size() >= suffix.size() &&
+      scene.name.compare(scene.name.size() - suffix.size(), suffix.size(), suffix) == 0)
+    scene.name.resize(scene.name.size() - suffix.size());
+  return scene;
 }
 
 std::vector<PaneScene> scenes_rebuilt(const std::vector<Pane>& panes, const ClothEdit& edit,

@@ -48,8 +48,12 @@ struct Pane {
 };
 
 /// The scene of options.scene_path with options.overrides, alone or once per pane: --compare
-/// wins over the scene's own "compare". Appends load warnings; throws cloth::InputError.
+/// wins over the scene's own "compare", and options.one_pane over both. Appends load warnings; throws cloth::InputError.
 std::vector<PaneScene> scenes_to_run(const Options& options, std::vector<std::string>& warnings);
+
+/// The scene the panes share, for what speaks of all of them (the window title, the picture's
+/// caption, the camera): the first pane's, named without its " [label]".
+cloth::Scene shared_scene(const std::vector<PaneScene>& scenes);
 
 /// The running panes as scenes again, with every live setting (scene_writer.hpp) and `edit`
 /// applied: the panel's rebuild of what needs a new cloth. Pins and slides are replaced by the

@@ -124,7 +124,7 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const C
   }
   ImGui::TextDisabled("F1: help");
   apply_finished_drape(sim);  // even with its section closed
-  if (ImGui::CollapsingHeader("Scene")) scene_section(stats, actions);
+  if (ImGui::CollapsingHeader("Scene")) scene_section(stats, !panes.empty(), actions);
   if (!panes.empty() && ImGui::CollapsingHeader("Compare", ImGuiTreeNodeFlags_DefaultOpen))
     actions.activate_pane = compare_section(panes);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
@@ -144,7 +144,7 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const C
   return actions;
 }
 
-void Ui::scene_section(const UiStats& stats, UiActions& actions) {
+void Ui::scene_section(const UiStats& stats, bool side_by_side, UiActions& actions) {
   const std::string current = std::filesystem::path(stats.scene_path).filename().string();
   if (ImGui::BeginCombo("built-in", current.c_str())) {
     for (const std::string& path : builtin_scene_paths()) {
@@ -174,6 +174,52 @@ void Ui::scene_section(const UiStats& stats, UiActions& actions) {
       "(Blender: Mesh Cache modifier on an OBJ of the cloth; --export-pc2)");
   if (sequence) ImGui::Text("OBJ frames: %s (%d)", stats.sequence_dir.c_str(), stats.sequence_frames);
   if (cache) ImGui::Text("PC2: %s (%d frames)", stats.point_cache_path.c_str(), stats.point_cache_samples);
+  compare_setup(side_by_side, actions);
+}
+
+void Ui::compare_setup(bool side_by_side, UiActions& actions) {
+  ImGui::Separator();
+  const std::vector<ComparePreset>& presets = compare_presets();
+  if (ImGui::BeginCombo("compare", presets[size_t(compare_preset_)].key.c_str())) {
+    for (int k = 0; k < int(presets.size()); ++k) {
+      if (ImGui::Selectable(presets[size_t(k)].key.c_str(), k == compare_preset_)) {
+        compare_preset_ = k;
+        compare_draft_ = compare_draft(k);
+        compare_error_.clear();
+      }
+    }
+    ImGui::EndCombo();
+  }
+  tip("The parameter the side-by-side panes differ in (--compare); each pane runs the scene with "
+      "one of the values below");
+  for (size_t i = 0; i < compare_draft_.values.size(); ++i) {
+    std::string& value = compare_draft_.values[i];
+    char buffer[128];
+    std::snprintf(buffer, sizeof buffer, "%s", value.c_str());
+    // A width from the font, not from the panel: the panel fits its content, so a share of its
+    // width would widen it a little every frame.
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.5f);
+    const std::string id = "##compare-value-" + std::to_string(i);
+    if (ImGui::InputText(id.c_str(), buffer, sizeof buffer)) value = buffer;
+    tip("A value for one pane, in the parameter's SI unit or name (empty: no pane)");
+    if (i + 1 < compare_draft_.values.size()) ImGui::SameLine();
+  }
+  if (ImGui::Button("Side by side")) {
+    try {
+      actions.compare = compare_spec(compare_draft_);
+      compare_error_.clear();
+    } catch (const std::exception& e) {
+      compare_error_ = e.what();
+    }
+  }
+  tip("Run this scene 2 to 4 times side by side, one pane per value (a bad value keeps the "
+      "running scene and says why above)");
+  if (side_by_side) {
+    ImGui::SameLine();
+    if (ImGui::Button("One cloth")) actions.compare = std::string();
+    tip("Back to the scene alone");
+  }
+  error_line(compare_error_);
 }
 
 void Ui::simulation_section(cloth::Simulation& sim, UiState& state, UiActions& actions) {

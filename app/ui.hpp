@@ -13,6 +13,7 @@
 #include "renderer.hpp"
 #include "step_history.hpp"
 #include "camera.hpp"
+#include "compare_setup.hpp"
 
 namespace app {
 
@@ -65,6 +66,8 @@ struct UiActions {
   std::optional<ClothEdit> rebuild = std::nullopt;  ///< rebuild the cloth with this grid, pins or slides
   std::string add_solid = "";   ///< "sphere", "box", "capsule": add one under the cloth ("" = no)
   int remove_solid = -1;        ///< >= 0: remove this solid
+  /// Run the scene side by side with this --compare spec ("" = back to one cloth).
+  std::optional<std::string> compare = std::nullopt;
 };
 
 class Ui {
@@ -104,7 +107,9 @@ class Ui {
   void close_popups();
 
  private:
-  void scene_section(const UiStats& stats, UiActions& actions);
+  void scene_section(const UiStats& stats, bool side_by_side, UiActions& actions);
+  /// The side-by-side setup: a parameter, 2..4 values, start and stop.
+  void compare_setup(bool side_by_side, UiActions& actions);
   void simulation_section(cloth::Simulation& sim, UiState& state, UiActions& actions);
   void material_section(cloth::Simulation& sim);
   void forces_section(cloth::Simulation& sim);
@@ -143,6 +148,9 @@ class Ui {
   const ClothLayout* draft_of_ = nullptr;  ///< the layout the draft was copied from
   bool grid_edited_ = false, pins_edited_ = false, slides_edited_ = false;  ///< not rebuilt yet
   std::string save_path_scene_;          ///< the scene file save_path_ was proposed for
+  int compare_preset_ = 0;               ///< the side-by-side setup's parameter (compare_presets())
+  CompareDraft compare_draft_ = app::compare_draft(0);
+  std::string compare_error_;            ///< why the last side-by-side request was refused
 };
 
 }  // namespace app

@@ -2,8 +2,9 @@
 # End-to-end test of loading and saving scenes in the running app under Xvfb: the scene file is
 # broken on disk and reloaded with L (the app must show the error, keep running the previous
 # scene, and stay responsive), then replaced by a valid scene of another size and integrator and
-# reloaded (the app must run the new one); last, Ctrl+S saves it as it runs and the saved file
-# loads headless. Read back through the app's --stats JSON.
+# reloaded (the app must run the new one); Ctrl+S saves it as it runs and the saved file loads
+# headless; last, the Scene section's side-by-side setup runs it once per integrator and alone
+# again. Read back through the app's --stats JSON.
 #
 # usage: reload_scene_test.sh PATH/TO/clothsim REPO_ROOT
 # needs: Xvfb, xdotool, python3 (standard library only)
@@ -63,6 +64,25 @@ if stats["vertices"] != 100 or stats["integrator"] != "implicit":
 if abs(saved_distance - distance) > 1e-4 * distance or distance < 3.0:
     sys.exit("FAIL: the saved camera is not the zoomed-out one the app showed")
 PY
+
+# Side by side from the panel. Scene > compare offers solver.integrator with implicit, projective,
+# vbd and xpbd; with the Scene section open (its header at y = 63), "Side by side" is at y = 245
+# and runs the scene once per value; "One cloth" beside it runs it alone again.
+wid=$(xdotool search --sync --name "clothsim" | head -n1)
+xdotool windowmove --sync "$wid" 0 0
+wait_frames
+xdotool mousemove 60 63 click 1
+wait_frames
+xdotool mousemove 60 245 click 1
+wait_for_stats '[p["label"] for p in doc.get("panes", [])] == ["solver.integrator=" + v for v in ("implicit", "projective", "vbd", "xpbd")]' \
+  "four panes, one per integrator"
+title=$(xdotool getwindowname "$wid")
+[[ "$title" != *"["* ]] || fail "side by side, the title names the first pane: $title"
+echo "reload_scene_test: side by side -> $(stat '[p["label"] for p in doc["panes"]]'), title '$title'"
+wait_frames
+xdotool mousemove 150 245 click 1
+wait_for_stats '"panes" not in doc and doc["vertices"] == 100' "one cloth again"
+echo "reload_scene_test: one cloth -> $(stat 'doc["integrator"]'), $(stat 'doc["vertices"]') vertices"
 
 quit_app_with_escape
 echo "PASS: reload_scene_test"
