@@ -105,6 +105,14 @@ wait_for_stats() {
   fail "timed out waiting for: $2"
 }
 
+# Waits until the app has drawn N more frames (default 3): the panel then shows what the last
+# click opened, however slowly a loaded machine draws. A fixed sleep is not enough there.
+wait_frames() {
+  local frames
+  frames=$(stat 'doc["app"]["displayed_frames"]')
+  wait_for_stats "doc['app']['displayed_frames'] >= $frames + ${1:-3}" "${1:-3} more frames drawn"
+}
+
 quit_app_with_escape() {
   xdotool key Escape
   for _ in $(seq 120); do

@@ -54,9 +54,9 @@ wid=$(xdotool search --sync --name "clothsim" | head -n1)
 xdotool windowmove --sync "$wid" 0 0
 sleep 0.5
 xdotool mousemove 60 63 click 1
-sleep 0.5
+wait_frames
 xdotool mousemove 80 172 click 1
-sleep 0.3
+wait_frames
 xdotool mousemove 190 172 click 1
 for _ in $(seq 60); do
   grep -q "writing point cache" "$tmp/app.log" && break
@@ -67,7 +67,7 @@ grep -q "writing point cache out/cache-" "$tmp/app.log" || fail "Export PC2 did 
 steps=$(stat 'doc["steps"]')
 wait_for_stats "doc['steps'] > $steps + 30" "30 steps exported"
 xdotool mousemove 80 172 click 1
-sleep 0.3
+wait_frames
 xdotool mousemove 190 172 click 1
 for _ in $(seq 60); do
   grep -q "wrote point cache" "$tmp/app.log" && break
