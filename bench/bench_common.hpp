@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstddef>
 #include <memory>
 #include <utility>
@@ -113,8 +114,9 @@ struct Found {
   double run_max_strain = 0;
 };
 
-// A rung whose warm-up frames take longer than this on average ends the search: the next,
-// dearer rungs would take minutes each (ms).
+// A rung whose warm-up frames take more CPU time than this on average ends the search: the next,
+// dearer rungs would take minutes each (ms; CPU time, so that a shared machine's waits do not
+// end a search early).
 constexpr double kSearchFrameCapMs = 1000;
 
 // The strain-target search: builds rung 0, 1, ..., rungs - 1 of a ladder ordered from cheap to
@@ -131,7 +133,7 @@ Found<Cloth> search_ladder(int rungs, Make&& make, Strain&& strain) {
     f.rung = rung;
     f.cloth = make(rung);
     f.heap.sample();
-    const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t t0 = std::clock();
     int frames = 0;
     auto run = [&](bool stop_over_target) {
       while (frames < kWarmupFrames && !(stop_over_target && f.run_max_strain > kStrainTarget)) {
@@ -143,7 +145,7 @@ Found<Cloth> search_ladder(int rungs, Make&& make, Strain&& strain) {
     };
     run(true);
     if (f.run_max_strain <= kStrainTarget) break;
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double ms = 1000.0 * static_cast<double>(std::clock() - t0) / CLOCKS_PER_SEC;
     if (rung == rungs - 1 || ms / frames > kSearchFrameCapMs) {
       run(false);
       break;
