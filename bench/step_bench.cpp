@@ -18,6 +18,8 @@
 // preconditioner (the default, coarse_correction.hpp), "implicit-2level-2threads" both.
 // "implicit-bw-2level" and "implicit-bw-2level-2threads" are those on Baraff-Witkin's own model
 // (stretch and shear triangles, bend hinges) instead of the springs grid.
+// "BM_Accurate/<integrator>/<n>" is the strain-target search: the first setting of a ladder that
+// keeps every edge within 2% through the whole run, timed (BM_Accurate below).
 // Counters shared with the peer (bench_common.hpp): single-frame median / min, mean edge strain,
 // heap. Not a test: numbers go to bench/baselines/*.csv via bench/run.sh, never into an assertion.
 #include <benchmark/benchmark.h>
