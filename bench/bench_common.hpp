@@ -8,7 +8,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstddef>
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace bench {
@@ -48,14 +51,16 @@ class HeapPeak {
 
 // Runs the timed loop of a benchmark, one frame per iteration, and adds the median and minimum
 // of the single frames' wall-clock times (real_time is their mean) as counters.
-template <class Frame>
-void time_frames(benchmark::State& state, Frame&& frame) {
+// `after` runs after each frame, outside the single frame's clock (inside real_time's).
+template <class Frame, class After = void (*)()>
+void time_frames(benchmark::State& state, Frame&& frame, After&& after = [] {}) {
   std::vector<double> ms;
   ms.reserve(static_cast<std::size_t>(state.max_iterations));
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     frame();
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    after();
   }
   if (ms.empty()) return;
   std::sort(ms.begin(), ms.end());
@@ -72,6 +77,81 @@ struct StrainSummary {
 inline void set_strain_counters(benchmark::State& state, const StrainSummary& s) {
   state.counters["max_edge_strain"] = s.max;
   state.counters["mean_edge_strain"] = s.mean;
+}
+
+// The accuracy the strain-target search asks for (accuracy_bench.cpp): the largest edge strain
+// at most 2% at every frame of the run, warm-up included.
+constexpr double kStrainTarget = 0.02;
+// Frames timed after the search's warm-up (short: the search itself runs many configurations).
+constexpr int kAccurateFrames = 10;
+
+// How a configuration was run, for the strain-target search; the frame benchmarks report the
+// same counters (a CSV needs the same ones in every row). stiffness: the factor on the default
+// material's springs (0 for Bullet, whose links are constraints); iterations: per substep (CG
+// for the implicit step has none: 0); rung: the search's ladder rung (0 outside the search);
+// run_max_strain: the largest edge strain at any frame of the run; met: run_max_strain <= target.
+struct Setting {
+  double stiffness = 0;
+  int iterations = 0;
+  int rung = 0;
+  double run_max_strain = 0;
+};
+
+inline void set_setting_counters(benchmark::State& state, const Setting& s) {
+  state.counters["stiffness"] = s.stiffness;
+  state.counters["iterations"] = s.iterations;
+  state.counters["rung"] = s.rung;
+  state.counters["run_max_strain"] = s.run_max_strain;
+  state.counters["met"] = s.run_max_strain <= kStrainTarget ? 1 : 0;
+}
+
+// A rung of the search that is run from rest: the cloth, its peak heap and its largest strain.
+template <class Cloth>
+struct Found {
+  std::unique_ptr<Cloth> cloth;
+  HeapPeak heap;
+  int rung = 0;
+  double run_max_strain = 0;
+};
+
+// A rung whose warm-up frames take more CPU time than this on average ends the search: the next,
+// dearer rungs would take minutes each (ms; CPU time, so that a shared machine's waits do not
+// end a search early).
+constexpr double kSearchFrameCapMs = 1000;
+
+// The strain-target search: builds rung 0, 1, ..., rungs - 1 of a ladder ordered from cheap to
+// dear (make(rung)) and runs each from rest for kWarmupFrames frames (cloth.frame()), tracking
+// the largest edge strain (strain(cloth)) after every frame; a rung is dropped at the first frame
+// over kStrainTarget. Returns the first rung that holds through the warm-up, else the last one
+// tried, run through the whole warm-up (run_max_strain then says by how much it missed).
+template <class Cloth, class Make, class Strain>
+Found<Cloth> search_ladder(int rungs, Make&& make, Strain&& strain) {
+  Found<Cloth> f;
+  for (int rung = 0; rung < rungs; ++rung) {
+    f.cloth.reset();  // before the next rung's heap baseline
+    f = Found<Cloth>{};
+    f.rung = rung;
+    f.cloth = make(rung);
+    f.heap.sample();
+    const std::clock_t t0 = std::clock();
+    int frames = 0;
+    auto run = [&](bool stop_over_target) {
+      while (frames < kWarmupFrames && !(stop_over_target && f.run_max_strain > kStrainTarget)) {
+        f.cloth->frame();
+        f.heap.sample();
+        f.run_max_strain = std::max(f.run_max_strain, strain(*f.cloth));
+        ++frames;
+      }
+    };
+    run(true);
+    if (f.run_max_strain <= kStrainTarget) break;
+    const double ms = 1000.0 * static_cast<double>(std::clock() - t0) / CLOCKS_PER_SEC;
+    if (rung == rungs - 1 || ms / frames > kSearchFrameCapMs) {
+      run(false);
+      break;
+    }
+  }
+  return f;
 }
 
 }  // namespace bench

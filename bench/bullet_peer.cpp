@@ -30,7 +30,9 @@
 #include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
 #include <BulletSoftBody/btSoftRigidDynamicsWorld.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <string>
 #include <tuple>
@@ -48,7 +50,8 @@ struct BulletWorld {
   std::unique_ptr<btRigidBody> sphere;
 };
 
-BulletCloth::BulletCloth(int n, bool with_sphere, int position_iterations) : world_(std::make_unique<BulletWorld>()) {
+BulletCloth::BulletCloth(int n, bool with_sphere, int position_iterations, int substeps)
+    : world_(std::make_unique<BulletWorld>()), substeps_(substeps) {
   btSoftRigidDynamicsWorld& world = world_->world;
   world.setGravity(btVector3(0, btScalar(-kGravity), 0));
   btSoftBodyWorldInfo& info = world.getWorldInfo();
@@ -66,7 +69,7 @@ BulletCloth::BulletCloth(int n, bool with_sphere, int position_iterations) : wor
   cloth_->setMass(n - 1, 0);
   cloth_->m_materials[0]->m_kLST = 1;
   cloth_->m_cfg.piterations = position_iterations;
-  cloth_->m_cfg.kDP = btScalar(0.5 * kFrameDt / kSubsteps);
+  cloth_->m_cfg.kDP = btScalar(0.5 * kFrameDt / substeps_);
   cloth_->m_cfg.kDF = btScalar(0.3);
   cloth_->getCollisionShape()->setMargin(btScalar(0.005));
   world.addSoftBody(cloth_);
@@ -90,8 +93,8 @@ BulletCloth::~BulletCloth() {
 }
 
 void BulletCloth::frame() {
-  const btScalar h = btScalar(kFrameDt / kSubsteps);
-  for (int s = 0; s < kSubsteps; ++s) world_->world.stepSimulation(h, 0);
+  const btScalar h = btScalar(kFrameDt / substeps_);
+  for (int s = 0; s < substeps_; ++s) world_->world.stepSimulation(h, 0);
 }
 
 StrainSummary BulletCloth::strain() const {
@@ -114,37 +117,61 @@ double BulletCloth::total_mass() const { return double(cloth_->getTotalMass()); 
 
 namespace {
 
-struct Cached {
-  std::unique_ptr<BulletCloth> cloth;
-  HeapPeak heap;
-};
+using Cached = Found<BulletCloth>;
+
+double max_strain(const BulletCloth& c) { return c.strain().max; }
 
 // One cloth per (variant, size), warmed up once and shared by the repetitions, as for clothsim.
 Cached& warmed_up(bool with_sphere, int iterations, int n) {
   static std::map<std::tuple<bool, int, int>, std::unique_ptr<Cached>> cache;
   std::unique_ptr<Cached>& c = cache[{with_sphere, iterations, n}];
   if (!c) {
-    c = std::make_unique<Cached>();
-    c->cloth = std::make_unique<BulletCloth>(n, with_sphere, iterations);
-    c->heap.sample();
-    for (int f = 0; f < kWarmupFrames; ++f) {
-      c->cloth->frame();
-      c->heap.sample();
-    }
+    // A ladder of one rung, run through its warm-up whatever its strain.
+    c = std::make_unique<Cached>(search_ladder<BulletCloth>(
+        1, [&](int) { return std::make_unique<BulletCloth>(n, with_sphere, iterations); },
+        [](const BulletCloth&) { return 0.0; }));
   }
   return *c;
 }
 
-void BM_BulletFrame(benchmark::State& state, bool with_sphere, int iterations) {
-  const int n = static_cast<int>(state.range(0));
-  Cached& c = warmed_up(with_sphere, iterations, n);
-  time_frames(state, [&] { c.cloth->frame(); });
+// Times the frames and sets the counters the clothsim rows have (step_bench.cpp) where Bullet has
+// them. track_strain: run_max_strain follows every frame, else only the ends of the runs.
+void time_frames(benchmark::State& state, int n, int iterations, Cached& c, bool track_strain) {
+  bench::time_frames(state, [&] { c.cloth->frame(); }, [&] {
+    if (track_strain) c.run_max_strain = std::max(c.run_max_strain, max_strain(*c.cloth));
+  });
   c.heap.sample();
   state.counters["vertices"] = n * n;
-  state.counters["substeps_per_frame"] = BulletCloth::kSubsteps;
-  state.counters["steps_per_frame"] = BulletCloth::kSubsteps;
+  state.counters["substeps_per_frame"] = c.cloth->substeps();
+  state.counters["steps_per_frame"] = c.cloth->substeps();
   state.counters["heap_mib"] = c.heap.mib();
-  set_strain_counters(state, c.cloth->strain());
+  const StrainSummary end = c.cloth->strain();
+  set_strain_counters(state, end);
+  if (!track_strain) c.run_max_strain = std::max(c.run_max_strain, end.max);
+  set_setting_counters(state, {0, iterations, c.rung, c.run_max_strain});
+}
+
+void BM_BulletFrame(benchmark::State& state, bool with_sphere, int iterations) {
+  const int n = static_cast<int>(state.range(0));
+  time_frames(state, n, iterations, warmed_up(with_sphere, iterations, n), false);
+}
+
+// Bullet's ladder for the strain-target search (step_bench.cpp's BM_Accurate): (steps per frame,
+// passes per step), each rung about twice the work of the last; more steps first, since a
+// Gauss-Seidel pass over a shorter step leaves less to resolve (Macklin et al. 2019, "Small Steps
+// in Physics Simulation").
+constexpr std::pair<int, int> kLadder[] = {{4, 10}, {8, 10}, {16, 10}, {32, 10}, {64, 10}, {128, 10}, {256, 10}};
+
+void BM_BulletAccurate(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  static std::map<int, std::unique_ptr<Cached>> cache;
+  std::unique_ptr<Cached>& c = cache[n];
+  if (!c) {
+    c = std::make_unique<Cached>(search_ladder<BulletCloth>(
+        static_cast<int>(std::size(kLadder)),
+        [&](int r) { return std::make_unique<BulletCloth>(n, true, kLadder[r].second, kLadder[r].first); }, max_strain));
+  }
+  time_frames(state, n, kLadder[c->rung].second, *c, true);
 }
 
 const bool kRegistered = [] {
@@ -157,6 +184,11 @@ const bool kRegistered = [] {
     for (int n : kGridSizes) b->Arg(n);
     b->Unit(benchmark::kMillisecond)->Iterations(30);
   }
+  auto* b = benchmark::RegisterBenchmark("BM_Accurate/bullet", BM_BulletAccurate);
+  for (int n : kGridSizes) {
+    if (n != 51 && n >= 32 && n <= 128) b->Arg(n);  // as clothsim's (step_bench.cpp)
+  }
+  b->Unit(benchmark::kMillisecond)->Iterations(kAccurateFrames);
   return true;
 }();
 

@@ -19,19 +19,21 @@ class BulletCloth {
   static constexpr int kPositionIterations = 10;  // m_cfg.piterations
 
   // n x n nodes; with_sphere: the static sphere below, else the cloth hangs free; Gauss-Seidel
-  // passes over the links per step.
-  BulletCloth(int n, bool with_sphere, int position_iterations = kPositionIterations);
+  // passes over the links per step; steps per frame.
+  BulletCloth(int n, bool with_sphere, int position_iterations = kPositionIterations, int substeps = kSubsteps);
   ~BulletCloth();
   BulletCloth(const BulletCloth&) = delete;
   BulletCloth& operator=(const BulletCloth&) = delete;
 
   void frame();  // advances 1/60 s
+  int substeps() const { return substeps_; }
   StrainSummary strain() const;  // over the patch's links (every mesh edge, diagonals included)
   double total_mass() const;     // kg, free nodes only (Bullet keeps no mass on pinned ones)
 
  private:
   std::unique_ptr<BulletWorld> world_;
   btSoftBody* cloth_ = nullptr;  // owned by world_
+  int substeps_ = kSubsteps;
 };
 
 }  // namespace bench

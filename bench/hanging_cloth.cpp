@@ -98,6 +98,11 @@ cloth::Simulation hanging_cloth(int n, const Variant& variant) {
     // default iterations and rho, as projective.
     solver.adaptive = false;
   }
+  if (variant.substeps > 0) solver.substeps = variant.substeps;
+  if (variant.iterations > 0) {
+    solver.xpbd_iterations = solver.projective_iterations = solver.vbd_iterations = variant.iterations;
+  }
+  solver.strain_limit = variant.strain_limit;
   std::vector<cloth::Collider> colliders;
   if (!variant.free) {
     colliders.push_back(cloth::Collider{cloth::SphereShape{

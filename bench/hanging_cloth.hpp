@@ -27,6 +27,12 @@ struct Variant {
   // The cloth model: the springs grid, or Baraff-Witkin's triangles and hinges (the same
   // material's constants: stretch and shear in N/m, bending in N*m).
   cloth::ModelType model = cloth::ModelType::Springs;
+  // Overrides of the integrator's own settings (0 / negative: as above), for the strain-target
+  // search (accuracy_bench.cpp): substeps per step, iterations per substep (XPBD's passes,
+  // projective's or VBD's iterations) and Verlet's strain limit (Provot 1995).
+  int substeps = 0;
+  int iterations = 0;
+  double strain_limit = -1;
 };
 
 /// The named variants, in the table's order (step_bench.cpp's header says what each is).
