@@ -295,10 +295,16 @@ void App::advance(double real_dt) {
     p.accumulator = ui_state_.paused ? 0.0 : p.accumulator + real_dt * ui_state_.time_scale;
     int owed = int(std::floor(p.accumulator / dt));
     p.accumulator -= owed * dt;
-    if (owed > kMaxStepsPerFrame) {
-      ui_stats_.dropped_steps += owed - kMaxStepsPerFrame;
-      owed = kMaxStepsPerFrame;
-      last_drop_time_ = glfwGetTime();
+    if (owed > kMaxStepsPerPass) {
+      // The rest stays owed (the next passes skip their draws to take it) up to kMaxLag of
+      // simulated time; beyond that the machine cannot keep up and the steps are dropped.
+      const int kept = std::min(owed - kMaxStepsPerPass, int(kMaxLag / dt));
+      if (const int dropped = owed - kMaxStepsPerPass - kept; dropped > 0) {
+        ui_stats_.dropped_steps += dropped;
+        last_drop_time_ = glfwGetTime();
+      }
+      p.accumulator += kept * dt;
+      owed = kMaxStepsPerPass;
     }
     if (step_once) ++owed;
     const auto t0 = std::chrono::steady_clock::now();
@@ -311,13 +317,22 @@ void App::advance(double real_dt) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (owed > 0) p.run_stats.add_frame(ms);
     if (k == 0 && recorder_.active()) video_time_ += owed * dt;  // even while minimised
-    p.sim_ms = ms;
-    p.steps = owed;
+    // Per displayed frame: the passes whose draws were skipped add up.
+    p.sim_ms = new_display_frame_ ? ms : p.sim_ms + ms;
+    p.steps = new_display_frame_ ? owed : p.steps + owed;
   }
+  new_display_frame_ = false;
   ui_stats_.behind = glfwGetTime() - last_drop_time_ < 2.0;
   ui_stats_.sim_ms = panes_[size_t(active_)].sim_ms;
   ui_stats_.steps_per_frame = panes_[size_t(active_)].steps;
   ui_stats_.solids_pins_follow = solids_pins_follow(panes_[size_t(active_)]);
+}
+
+bool App::behind(double elapsed) const {
+  if (ui_state_.paused) return false;
+  for (const Pane& p : panes_)
+    if (p.accumulator + elapsed * ui_state_.time_scale >= p.sim->solver().dt) return true;
+  return false;
 }
 
 void App::apply(const UiActions& actions) {
@@ -564,6 +579,7 @@ void App::write_stats() {
                         {"force_arrows", ui_state_.view.force_arrows},
                         {"wind_arrows", ui_state_.view.wind_arrows}};
   doc["app"]["frame_timing"] = frame_timing_.to_json();
+  doc["app"]["frame_timing"]["skipped_draws"] = draw_pacer_.skipped();
   doc["app"]["pane_left"] = rects.front().left;  // right of a docked panel when side by side
   const PaneRect& panel = ui_->panel_rect();
   doc["app"]["panel"] = {panel.left, panel.top, panel.width, panel.height};
@@ -578,6 +594,7 @@ void App::write_stats() {
 
 int App::run() {
   double last_time = glfwGetTime();
+  double last_draw_time = last_time;
   double last_stats = -1e9;
   double frame_ms_avg = 0;
   for (;;) {
@@ -588,13 +605,19 @@ int App::run() {
     const double now = glfwGetTime();
     const double real_dt = now - last_time;
     last_time = now;
-    frame_ms_avg = frame_ms_avg == 0 ? real_dt * 1e3 : 0.95 * frame_ms_avg + 0.05 * real_dt * 1e3;
 
     advance(real_dt);
     mouse_.update(*panes_[size_t(mouse_pane_)].sim);
+    // Behind the wall clock: take the next steps now and draw later (draw_pacer.hpp).
+    if (!last_frame && !draw_pacer_.draw_now(glfwGetTime(), behind(glfwGetTime() - now))) continue;
+    new_display_frame_ = true;
+    const double frame_ms = (now - last_draw_time) * 1e3;
+    last_draw_time = now;
+    frame_ms_avg = frame_ms_avg == 0 ? frame_ms : 0.95 * frame_ms_avg + 0.05 * frame_ms;
 
     ui_stats_.fps = ImGui::GetIO().Framerate;
     ui_stats_.frame_ms = frame_ms_avg;
+    ui_stats_.skipped_draws = draw_pacer_.skipped();
     ui_stats_.caption = scene_.name;
     ui_stats_.recording = recorder_.active();
     ui_stats_.recording_path = recorder_.path();
@@ -639,7 +662,8 @@ int App::run() {
     }
     const auto swap_start = std::chrono::steady_clock::now();
     glfwSwapBuffers(window_.get());
-    if (draw_ms > 0) frame_timing_.add(displayed_frames_, sim_ms_all_panes(), draw_ms + ms_since(swap_start), real_dt * 1e3);
+    if (draw_ms > 0)
+      frame_timing_.add(displayed_frames_, sim_ms_all_panes(), draw_ms + ms_since(swap_start), frame_ms);
 
     if (displayed_frames_ == 1 || now - last_stats >= kStatsPeriod || last_frame) {
       try {

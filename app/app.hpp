@@ -7,6 +7,7 @@
 #include <string>
 
 #include "camera.hpp"
+#include "draw_pacer.hpp"
 #include "frame_exports.hpp"
 #include "frame_timing.hpp"
 #include "io/run_stats.hpp"
@@ -25,9 +26,11 @@ namespace app {
 
 class App {
  public:
-  /// Cap on fixed steps per displayed frame: a machine slower than real time drops the rest
-  /// instead of spiralling (each late frame asking for even more steps).
-  static constexpr int kMaxStepsPerFrame = 4;
+  /// Cap on fixed steps per pass of the loop, so that input is polled between them.
+  static constexpr int kMaxStepsPerPass = 4;
+  /// Most simulated time, s, the simulation may owe the wall clock: a machine slower than real
+  /// time drops the steps beyond it instead of spiralling (each late pass asking for more).
+  static constexpr double kMaxLag = 0.25;
   /// Display rate cap, Hz: Xvfb and some drivers do not block on vsync.
   static constexpr double kMaxDisplayHz = 60.0;
   /// How often the --stats file is refreshed while running, s.
@@ -55,6 +58,8 @@ class App {
 
   /// Takes each pane's fixed steps owed for `real_dt` seconds of wall time.
   void advance(double real_dt);
+  /// Whether a pane owes a fixed step `elapsed` s of wall time after its last advance().
+  bool behind(double elapsed) const;
   /// Makes pane k the one the panels edit.
   void activate(int k);
   cloth::Simulation& active_sim() { return *panes_[size_t(active_)].sim; }
@@ -131,6 +136,8 @@ class App {
   int displayed_frames_ = 0;
   double video_time_ = 0;  ///< simulated time the recording has covered so far, s
   FrameTiming frame_timing_;  ///< simulation vs drawing per displayed frame (--stats, bench/)
+  DrawPacer draw_pacer_;      ///< skips draws while the simulation catches up with the wall clock
+  bool new_display_frame_ = true;  ///< the last pass drew: advance() starts the panes' per-frame sums
 };
 
 }  // namespace app

@@ -1,5 +1,7 @@
 #include "gl_context.hpp"
 
+#include "software_gl.hpp"
+
 namespace app {
 namespace {
 
@@ -41,14 +43,27 @@ WindowPtr create_gl_window(const WindowSpec& spec) {
     return WindowPtr(
         glfwCreateWindow(spec.width, spec.height, spec.title.c_str(), nullptr, nullptr));
   };
+  auto make_current = [](GLFWwindow* w) {
+    glfwMakeContextCurrent(w);
+    if (gladLoadGL(glfwGetProcAddress) == 0)
+      throw std::runtime_error("cannot load OpenGL 3.3 core functions (glad)");
+  };
   WindowPtr window = try_create(spec.samples);
   if (!window && spec.samples > 0) window = try_create(0);
   if (!window)
     throw std::runtime_error("cannot create an OpenGL 3.3 core window: " + last_glfw_error());
-
-  glfwMakeContextCurrent(window.get());
-  if (gladLoadGL(glfwGetProcAddress) == 0)
-    throw std::runtime_error("cannot load OpenGL 3.3 core functions (glad)");
+  make_current(window.get());
+  // The renderer is known only once a context exists: on a CPU rasteriser the window is made
+  // again without multisampling (software_gl.hpp).
+  const GLubyte* renderer = glGetString(GL_RENDERER);
+  if (spec.samples > 0 && renderer && is_software_renderer(reinterpret_cast<const char*>(renderer))) {
+    glfwMakeContextCurrent(nullptr);
+    window.reset();
+    window = try_create(0);
+    if (!window)
+      throw std::runtime_error("cannot create an OpenGL 3.3 core window: " + last_glfw_error());
+    make_current(window.get());
+  }
   return window;
 }
 

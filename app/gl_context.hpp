@@ -38,7 +38,8 @@ struct WindowSpec {
 };
 
 /// Creates a window with a GL 3.3 core context, makes it current and loads GL through glad.
-/// Falls back to no MSAA if the display has no multisampled visual. Throws std::runtime_error.
+/// Falls back to no MSAA if the display has no multisampled visual, and uses none on a software
+/// renderer (software_gl.hpp). Throws std::runtime_error.
 WindowPtr create_gl_window(const WindowSpec& spec);
 
 /// The last message GLFW reported through its error callback ("" if none).

@@ -632,6 +632,10 @@ void Ui::stats_section(const cloth::Simulation& sim, const UiStats& stats) {
   tip("Display rate and wall time per displayed frame");
   ImGui::Text("simulation %.2f ms/frame (%d steps)", stats.sim_ms, stats.steps_per_frame);
   tip("Wall time in the solver per displayed frame, and fixed steps taken in it");
+  if (stats.skipped_draws > 0) {
+    ImGui::Text("%lld draws skipped", stats.skipped_draws);
+    tip("Draws left out so that the simulation keeps real time (at least 4 draws a second)");
+  }
   ImGui::Text("sim time %.3f s, %lld steps", sim.time(), static_cast<long long>(sim.statistics().steps));
   tip("Simulated time, s, and fixed steps taken");
   if (stats.behind) {

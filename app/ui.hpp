@@ -34,6 +34,7 @@ struct UiStats {
   int steps_per_frame = 0;  ///< fixed steps taken in the last displayed frame
   int dropped_steps = 0;    ///< steps dropped so far because the machine could not keep up
   bool behind = false;      ///< steps were dropped in the last few seconds
+  long long skipped_draws = 0;  ///< loop passes that skipped drawing to keep the simulation on time
   bool recording = false;
   std::string recording_path;
   int recorded_frames = 0;

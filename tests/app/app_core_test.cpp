@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "camera.hpp"
+#include "draw_pacer.hpp"
 #include "frame_timing.hpp"
+#include "software_gl.hpp"
 #include "normals.hpp"
 #include "options.hpp"
 #include "pane_layout.hpp"
@@ -127,6 +129,29 @@ TEST(FrameTiming, WarmUpFramesAreLeftOutAndMediansAreOfTheRest) {
   EXPECT_DOUBLE_EQ(j["median_draw_ms"], 30);
   EXPECT_DOUBLE_EQ(j["mean_sim_ms"], 3);
   EXPECT_DOUBLE_EQ(j["median_frame_ms"], 16.7);
+}
+
+TEST(DrawPacer, SkipsDrawsWhileBehindButDrawsAtLeastEveryGap) {
+  app::DrawPacer pacer;
+  const double gap = app::DrawPacer::kMaxDrawGap;
+  EXPECT_TRUE(pacer.draw_now(0.0, true)) << "the first pass draws";
+  EXPECT_TRUE(pacer.draw_now(0.01, false)) << "on time: every pass draws";
+  EXPECT_FALSE(pacer.draw_now(0.02, true));
+  EXPECT_FALSE(pacer.draw_now(0.01 + 0.9 * gap, true));
+  EXPECT_EQ(pacer.skipped(), 2);
+  EXPECT_TRUE(pacer.draw_now(0.01 + 1.1 * gap, true)) << "behind for a whole gap: draw anyway";
+  EXPECT_FALSE(pacer.draw_now(0.02 + 1.1 * gap, true)) << "the forced draw restarted the gap";
+  EXPECT_TRUE(pacer.draw_now(0.03 + 1.1 * gap, false));
+  EXPECT_EQ(pacer.skipped(), 3);
+}
+
+TEST(SoftwareGl, MesaAndSwiftShaderRasterisersAreRecognisedGpusAreNot) {
+  EXPECT_TRUE(app::is_software_renderer("llvmpipe (LLVM 15.0.6, 256 bits)"));
+  EXPECT_TRUE(app::is_software_renderer("Mesa softpipe"));
+  EXPECT_TRUE(app::is_software_renderer("Google SwiftShader"));
+  EXPECT_FALSE(app::is_software_renderer("NVIDIA GeForce RTX 3060/PCIe/SSE2"));
+  EXPECT_FALSE(app::is_software_renderer("Mesa Intel(R) UHD Graphics 620 (KBL GT2)"));
+  EXPECT_FALSE(app::is_software_renderer(""));
 }
 
 TEST(Camera, ProjectInvertsRayThrough) {
