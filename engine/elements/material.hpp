@@ -1,10 +1,10 @@
 #pragma once
 // Material parameters of the mass-spring model (Yu's report, section 4), in SI units.
 //
-// Why stiffness is given in N/m and not per spring: in a square lattice with spacing h, a spring
-// of constant k stretched by strain e pulls with k*e*h on a strip of width h, i.e. a line tension
-// of k*e: the spring constant *is* the sheet's 2D stretch modulus, whatever h is. So the same
-// material behaves the same at every grid resolution (likewise the damping constant in N*s/m).
+// Stretch and shear are the sheet's membrane moduli in N/m (a strip of width w pulled by F
+// lengthens by F / (stretch * w); shear the in-plane shear modulus): build_springs sizes each grid
+// spring by the rest area it stands for and the cell's shape so that the lattice has these moduli
+// on any cell aspect and resolution (docs/physics.md, mass-spring "Calibration"). Damping: N*s/m.
 // Bending rigidity B (N*m) maps onto the classic bend springs spanning 2h as k_bend = B / h^2
 // (dimensional mapping only: bend springs resist bending at second order), or, with
 // bend_element = shape-operator, goes to the shape-operator bend element that feels B exactly
@@ -53,8 +53,8 @@ constexpr std::span<const NamedValue<BendElement>> value_names(BendElement) { re
 
 struct SpringMaterial {
   double density = 0.15;           ///< areal density, kg/m^2
-  double stretch = 1000.0;         ///< structural spring modulus, N/m
-  double shear = 100.0;            ///< shear (diagonal) spring modulus, N/m
+  double stretch = 1000.0;         ///< 2D Young's modulus along the grid axes, N/m
+  double shear = 100.0;            ///< in-plane shear modulus, N/m
   double bending = 1e-4;           ///< bending rigidity B, N*m (bend spring k = B / rest_len_half^2)
   /// Springs model: how B is applied. Bend springs by default: the shape operator makes an
   /// explicit step about 9 times costlier (docs/physics.md, "Bending").

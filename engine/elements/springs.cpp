@@ -1,5 +1,6 @@
 // Hooke springs of Yu's report (sections 3-4).
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <utility>
@@ -20,24 +21,46 @@ Spring make_spring(const RestMesh& mesh, int i, int j, SpringType type) {
 }
 
 // Yu's report, section 3: structural springs along grid lines (r), shear springs on both cell
-// diagonals (r sqrt 2), bend springs spanning two cells (2r).
+// diagonals (r sqrt 2), bend springs spanning two cells (2r). Membrane weights: on cells a x b
+// (a along the grid's first axis), a spring of constant K along unit n = (c, s) and rest length l
+// standing for rest area A stores K l^2 / (2 A) (n.eps.n)^2 per unit area under a small uniform
+// strain eps. Structural springs along the first axis (l = a, A = a b, half that on the grid's
+// boundary rows) with K = (C - G a^2/b^2) b/a, those along the second likewise with a, b swapped,
+// and both diagonals of each cell (l = d, A = a b, c = a/d, s = b/d) with K = G d^2 / (2 a b) give
+// C11 = C22 = C and C12 = C66 = G on every cell shape (the diagonals' share of C11, G c^2/s^2, is
+// taken off the structural springs).
 std::vector<Spring> grid_springs(const RestMesh& mesh) {
   const int nx = mesh.grid_nx, ny = mesh.grid_ny;
+  const double a = (mesh.positions[size_t(mesh.grid_index(1, 0))] - mesh.positions[size_t(mesh.grid_index(0, 0))]).norm();
+  const double b = (mesh.positions[size_t(mesh.grid_index(0, 1))] - mesh.positions[size_t(mesh.grid_index(0, 0))]).norm();
+  const auto structural = [&](int i, int k, double along, double across, bool on_boundary) {
+    Spring s = make_spring(mesh, i, k, SpringType::Structural);
+    const double share = on_boundary ? 0.5 : 1.0;
+    s.weight_c = share * across / along;
+    s.weight_g = -share * along / across;
+    return s;
+  };
+  const auto shear = [&](int i, int k) {
+    Spring s = make_spring(mesh, i, k, SpringType::Shear);
+    s.weight_c = 0;
+    s.weight_g = (a * a + b * b) / (2 * a * b);
+    return s;
+  };
   std::vector<Spring> springs;
   // Reserved exactly (structural, shear, bend): a cloth's springs are a large share of its memory.
   springs.reserve(size_t((nx - 1) * ny + nx * (ny - 1) + 2 * (nx - 1) * (ny - 1) +
                          std::max(nx - 2, 0) * ny + nx * std::max(ny - 2, 0)));
   for (int j = 0; j < ny; ++j) {
     for (int i = 0; i < nx; ++i) {
-      const int a = mesh.grid_index(i, j);
-      if (i + 1 < nx) springs.push_back(make_spring(mesh, a, mesh.grid_index(i + 1, j), SpringType::Structural));
-      if (j + 1 < ny) springs.push_back(make_spring(mesh, a, mesh.grid_index(i, j + 1), SpringType::Structural));
+      const int v = mesh.grid_index(i, j);
+      if (i + 1 < nx) springs.push_back(structural(v, mesh.grid_index(i + 1, j), a, b, j == 0 || j == ny - 1));
+      if (j + 1 < ny) springs.push_back(structural(v, mesh.grid_index(i, j + 1), b, a, i == 0 || i == nx - 1));
       if (i + 1 < nx && j + 1 < ny) {
-        springs.push_back(make_spring(mesh, a, mesh.grid_index(i + 1, j + 1), SpringType::Shear));
-        springs.push_back(make_spring(mesh, mesh.grid_index(i + 1, j), mesh.grid_index(i, j + 1), SpringType::Shear));
+        springs.push_back(shear(v, mesh.grid_index(i + 1, j + 1)));
+        springs.push_back(shear(mesh.grid_index(i + 1, j), mesh.grid_index(i, j + 1)));
       }
-      if (i + 2 < nx) springs.push_back(make_spring(mesh, a, mesh.grid_index(i + 2, j), SpringType::Bend));
-      if (j + 2 < ny) springs.push_back(make_spring(mesh, a, mesh.grid_index(i, j + 2), SpringType::Bend));
+      if (i + 2 < nx) springs.push_back(make_spring(mesh, v, mesh.grid_index(i + 2, j), SpringType::Bend));
+      if (j + 2 < ny) springs.push_back(make_spring(mesh, v, mesh.grid_index(i, j + 2), SpringType::Bend));
     }
   }
   return springs;
@@ -73,10 +96,13 @@ std::vector<Spring> build_springs(const RestMesh& mesh) {
 }
 
 void apply_spring_material(std::vector<Spring>& springs, const SpringMaterial& material) {
+  const double young = material.stretch, shear = material.shear;
+  const bool lattice = std::any_of(springs.begin(), springs.end(), [](const Spring& s) { return s.type == SpringType::Shear; });
+  const double c = lattice ? 0.5 * (young + std::sqrt(young * young + 4 * shear * shear)) : young;
   for (Spring& s : springs) {
     switch (s.type) {
-      case SpringType::Structural: s.k = material.stretch; break;
-      case SpringType::Shear: s.k = material.shear; break;
+      case SpringType::Structural: s.k = std::max(0.0, s.weight_c * c + s.weight_g * shear); break;
+      case SpringType::Shear: s.k = s.weight_g * shear; break;
       case SpringType::Bend: {
         // Bend spring spans two cells: half its rest length is the lattice spacing h.
         const double h = 0.5 * s.rest;

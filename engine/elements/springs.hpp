@@ -18,6 +18,10 @@ struct Spring {
   double k = 0;       ///< stiffness, N/m
   double kd = 0;      ///< damping along the axis, N*s/m
   SpringType type = SpringType::Structural;
+  /// Membrane sizing from the rest lattice (build_springs): apply_spring_material sets structural
+  /// and shear springs to k = weight_c C + weight_g G, G the material's shear modulus and C the
+  /// lattice's axial constant (docs/physics.md, "Calibration" of the mass-spring model).
+  double weight_c = 1, weight_g = 0;
 };
 
 /// Spring topology. On a grid (Yu's report, section 3): structural springs between 4-neighbours,
@@ -25,10 +29,16 @@ struct Spring {
 /// each axis; counts are 2hw-h-w, 2(w-1)(h-1) and 2(hw-h-w) for a w x h grid. On a general
 /// triangle mesh: every edge is structural and each interior edge gets a bend spring between the
 /// two vertices opposite it; there are no separate shear springs. Stiffness is left at zero:
-/// call apply_spring_material.
+/// call apply_spring_material. A grid's structural and shear springs get the weights that make
+/// the lattice's membrane moduli the material's (each spring sized by the rest area it stands
+/// for: boundary springs along the edge carry half a cell); an OBJ mesh's edges get k = stretch.
 std::vector<Spring> build_springs(const RestMesh& mesh);
 
-/// Sets k and kd of every spring from the material (see material.hpp for the mapping).
+/// Sets k and kd of every spring from the material. On a grid (with shear springs) the lattice
+/// has C11 = C22 = C, C12 = C66 = G per unit area, so its Young's modulus along either axis is
+/// C - G^2 / C: C = (Y + sqrt(Y^2 + 4 G^2)) / 2 makes it the material's stretch Y, and its Poisson
+/// ratio is G / C. A structural spring whose weights would make k negative (G large against Y on
+/// elongated cells) gets k = 0, and the sheet is then stiffer than Y along that axis.
 void apply_spring_material(std::vector<Spring>& springs, const SpringMaterial& material);
 
 /// One spring at one configuration, in the terms its force and Jacobians are made of. With l the

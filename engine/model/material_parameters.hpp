@@ -15,12 +15,12 @@ void visit_material(Visitor&& v, Material& m) {
   v(m.density, {.key = "density", .unit = "kg/m^2", .lo = 1e-4, .hi = 100,
                 .tip = "Areal density (cotton about 0.15)", .log = true, .ui_lo = 0.01, .ui_hi = 5});
   v(m.stretch, {.key = "stretch", .unit = "N/m", .lo = 0, .hi = 1e8,
-                .tip = "Membrane stretch modulus (springs: the structural spring constant; "
-                       "edge-area: alpha; Feynman: the thread modulus Y; Breen: the energy well C)",
+                .tip = "Membrane stretch modulus: 2D Young's modulus along the grid axes (springs, "
+                       "Baraff-Witkin, Feynman threads; "
+                       "edge-area: alpha; Breen: the energy well C)",
                 .log = true, .ui_lo = 1, .ui_hi = 1e5});
   v(m.shear, {.key = "shear", .unit = "N/m", .lo = 0, .hi = 1e8,
-              .tip = "In-plane shear modulus (springs: the diagonal spring constant; Breen: the "
-                     "trellis stiffness per rad)",
+              .tip = "In-plane shear modulus (Breen: the trellis stiffness per rad)",
               .log = true, .ui_lo = 0.1, .ui_hi = 1e5, .models = used_by(Springs, BaraffWitkin, Breen)});
   v(m.bending, {.key = "bending", .unit = "N*m", .lo = 0, .hi = 10, .tip = "Bending rigidity B",
                 .log = true, .ui_lo = 1e-7, .ui_hi = 1e-1});

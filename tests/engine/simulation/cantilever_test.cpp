@@ -72,20 +72,6 @@ TEST(Elastica, SmallLoadIsEulerBernoulliAndLargeLoadTurnsTheTipDown) {
   EXPECT_LT(elastica_chord_angle(1e4), 90 * kDegree);
 }
 
-struct CellShape {
-  const char* name;
-  double across;  // cell size across the strip / along it
-  Diagonals diagonals;
-};
-
-constexpr CellShape kCells[] = {
-    {"square", 1.0, Diagonals::Alternating},
-    {"2:1 (long)", 0.5, Diagonals::Alternating},
-    {"1:2 (wide)", 2.0, Diagonals::Alternating},
-    {"square b-c", 1.0, Diagonals::AllBC},
-    {"square a-d", 1.0, Diagonals::AllAD},
-};
-
 struct Case {
   const char* name;
   ModelType type;

@@ -36,6 +36,23 @@ inline RestMesh patterned_grid(const GridSpec& spec, Diagonals diagonals) {
   return mesh;
 }
 
+/// The cell shapes on which a material parameter must mean the same: square cells, cells twice as
+/// long as wide along the grid's first axis and twice as wide, and square cells with each uniform
+/// diagonal pattern (the cantilever and membrane-moduli tests).
+struct CellShape {
+  const char* name;
+  double across;  // cell size along the grid's second axis / along its first
+  Diagonals diagonals;
+};
+
+inline constexpr CellShape kCells[] = {
+    {"square", 1.0, Diagonals::Alternating},
+    {"2:1 (long)", 0.5, Diagonals::Alternating},
+    {"1:2 (wide)", 2.0, Diagonals::Alternating},
+    {"square b-c", 1.0, Diagonals::AllBC},
+    {"square a-d", 1.0, Diagonals::AllAD},
+};
+
 /// A horizontal (XZ) grid whose interior vertices are moved by up to `jitter` cell sizes in
 /// (u, v), the rest positions following: an irregular, still valid triangulation.
 inline RestMesh jittered_grid(GridSpec spec, double jitter, unsigned seed) {
