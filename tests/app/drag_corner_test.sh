@@ -81,9 +81,11 @@ echo "drag_corner_test: max-max corner on screen at ($x, $y)"
 # ~200 px right and up in 8 steps, kept inside the 1024x768 window.
 read -r tx ty < <(python3 -c "print(min($x + 200, 1000), max($y - 200, 24))")
 xdotool mousemove --sync "$x" "$y"
-sleep 0.3
+# The panel decides whether a press is its own from the frame it last drew: let the app draw a few
+# frames with the pointer over the cloth first (a slow build skips draws while it catches up).
+wait_frames
 xdotool mousedown 1
-sleep 0.3
+wait_frames
 for k in 1 2 3 4 5 6 7 8; do
   xdotool mousemove "$((x + (tx - x) * k / 8))" "$((y + (ty - y) * k / 8))"
   sleep 0.12
