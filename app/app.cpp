@@ -154,7 +154,7 @@ std::vector<PaneSummary> App::pane_summaries() const {
   if (panes_.size() < 2) return out;
   const std::vector<PaneRect> rects = window_pane_rects();
   for (size_t k = 0; k < panes_.size(); ++k) {
-    out.push_back(PaneSummary{panes_[k].label, rects[k], cloth::SimulationView(*panes_[k].sim),
+    out.push_back(PaneSummary{panes_[k].label, rects[k], panes_[k].view(ui_state_.replay.active()),
                               panes_[k].sim_ms, int(k) == active_});
   }
   return out;
@@ -177,7 +177,22 @@ void App::on_key(int key, int action, int mods) {
       glfwSetWindowShouldClose(window_.get(), GLFW_TRUE);
       break;
     case GLFW_KEY_SPACE:
-      ui_state_.paused = !ui_state_.paused;
+      if (ui_state_.replay.active())
+        ui_state_.replay.toggle_play(timeline());
+      else
+        ui_state_.paused = !ui_state_.paused;
+      break;
+    case GLFW_KEY_HOME:
+      ui_state_.replay.play_from_start(timeline());
+      break;
+    case GLFW_KEY_LEFT:
+      ui_state_.replay.step_frames(timeline(), -1);
+      break;
+    case GLFW_KEY_RIGHT:
+      ui_state_.replay.step_frames(timeline(), +1);
+      break;
+    case GLFW_KEY_END:
+      ui_state_.replay.leave();
       break;
     case GLFW_KEY_N:
       step_requested_ = true;
@@ -268,7 +283,9 @@ void App::on_mouse_button(int button, int action, int mods) {
     mouse_pane_ = pane;
     activate(pane);
     const PaneRect& r = rects[size_t(pane)];
-    mouse_.press(button, mods, x - r.left, y - r.top, extent_of(r), camera_, *panes_[size_t(pane)].sim);
+    // A replay shows the past: the mouse moves the camera only, and leaves the live cloth alone.
+    mouse_.press(button, mods, x - r.left, y - r.top, extent_of(r), camera_, *panes_[size_t(pane)].sim,
+                 !ui_state_.replay.active());
   } else if (action == GLFW_RELEASE) {
     // Always delivered, so a drag that ends over the panel still ends.
     mouse_.release(button, *panes_[size_t(mouse_pane_)].sim);
@@ -289,6 +306,10 @@ void App::on_scroll(double dy) {
 void App::advance(double real_dt) {
   const bool step_once = step_requested_;
   step_requested_ = false;
+  if (ui_state_.replay.active()) {
+    advance_replay(real_dt);
+    return;
+  }
   for (size_t k = 0; k < panes_.size(); ++k) {
     Pane& p = panes_[k];
     const double dt = p.sim->solver().dt;
@@ -310,6 +331,7 @@ void App::advance(double real_dt) {
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < owed; ++i) {
       const cloth::FrameReport report = p.sim->step();
+      p.replay.record(*p.sim);
       if (int(k) == active_) ui_stats_.history.add(report, p.sim->energies());
       if (k == 0) export_frame();
     }
@@ -328,14 +350,37 @@ void App::advance(double real_dt) {
   ui_stats_.solids_pins_follow = solids_pins_follow(panes_[size_t(active_)]);
 }
 
+void App::advance_replay(double real_dt) {
+  ReplayPlayer& player = ui_state_.replay;
+  // While recording, each pass moves the replay by one video frame at the replay's speed and
+  // gives the video that frame: a slow-motion video plays smoothly however slowly the window
+  // draws (a replay never skips a draw: behind() is false).
+  const double video_frame = recorder_.active() ? 1.0 / recorder_.fps() : 0.0;
+  const double moved = player.advance(timeline(), recorder_.active() ? video_frame : real_dt);
+  if (recorder_.active() && moved > 0) video_time_ += video_frame;
+  for (Pane& p : panes_) {
+    if (!p.replay.empty()) p.replay.load(player.time(), p.shown);
+    p.accumulator = 0;  // the simulations wait: no steps owed on the way back to live
+    p.sim_ms = 0;
+    p.steps = 0;
+  }
+  new_display_frame_ = false;
+  ui_stats_.sim_ms = 0;
+  ui_stats_.steps_per_frame = 0;
+}
+
 bool App::behind(double elapsed) const {
-  if (ui_state_.paused) return false;
+  if (ui_state_.paused || ui_state_.replay.active()) return false;
   for (const Pane& p : panes_)
     if (p.accumulator + elapsed * ui_state_.time_scale >= p.sim->solver().dt) return true;
   return false;
 }
 
 void App::apply(const UiActions& actions) {
+  // What changes the cloth or the scene ends a replay: the past it shows would not match.
+  if (actions.reset || !actions.load_scene.empty() || actions.compare || actions.rebuild ||
+      !actions.add_solid.empty() || actions.remove_solid >= 0)
+    ui_state_.replay.leave();
   if (actions.reset) {
     mouse_.cancel(*panes_[size_t(mouse_pane_)].sim);
     for (Pane& p : panes_) {  // together: the panes stay comparable
@@ -417,6 +462,7 @@ void App::load_scene(Options options) {
 
 void App::install_panes(std::vector<Pane> panes, std::vector<std::unique_ptr<Renderer>> renderers) {
   mouse_.cancel(*panes_[size_t(mouse_pane_)].sim);
+  ui_state_.replay.leave();
   panes_ = std::move(panes);
   renderers_ = std::move(renderers);
   active_ = std::min(active_, int(panes_.size()) - 1);
@@ -580,6 +626,11 @@ void App::write_stats() {
                         {"wind_arrows", ui_state_.view.wind_arrows}};
   doc["app"]["frame_timing"] = frame_timing_.to_json();
   doc["app"]["frame_timing"]["skipped_draws"] = draw_pacer_.skipped();
+  const ReplayPlayer& replay = ui_state_.replay;
+  doc["app"]["replay"] = {{"active", replay.active()},           {"playing", replay.playing()},
+                          {"time", replay.time()},               {"speed", replay.speed},
+                          {"frames", timeline().size()},         {"oldest", timeline().oldest_time()},
+                          {"newest", timeline().newest_time()}};
   doc["app"]["pane_left"] = rects.front().left;  // right of a docked panel when side by side
   const PaneRect& panel = ui_->panel_rect();
   doc["app"]["panel"] = {panel.left, panel.top, panel.width, panel.height};
@@ -627,6 +678,7 @@ int App::run() {
     ui_stats_.sequence_frames = exports_.sequence_frames();
     ui_stats_.point_cache_path = exports_.point_cache_path();
     ui_stats_.point_cache_samples = exports_.point_cache_samples();
+    ui_stats_.timeline = &timeline();
     const auto draw_start = std::chrono::steady_clock::now();
     apply_ui_scale_keys();  // between frames: it rebuilds the font atlas
     ui_->begin_frame();
@@ -638,7 +690,9 @@ int App::run() {
     glfwGetFramebufferSize(window_.get(), &fb_w, &fb_h);
     if (fb_w > 0 && fb_h > 0) {  // 0 x 0 while minimised
       glBindFramebuffer(GL_FRAMEBUFFER, 0);
-      draw_panes(renderers_, panes_, framebuffer_pane_rects(fb_w, fb_h), camera_, fb_w, fb_h, ui_state_.view);
+      for (const std::unique_ptr<Renderer>& r : renderers_) r->set_marker_scale(ui_->scale());
+      draw_panes(renderers_, panes_, framebuffer_pane_rects(fb_w, fb_h), camera_, fb_w, fb_h, ui_state_.view,
+                 ui_state_.replay.active());
       ui_->render();
       draw_ms = ms_since(draw_start);
       if (const std::string error = take_gl_errors("drawing a frame"); !error.empty() && error != ui_stats_.message)

@@ -58,6 +58,12 @@ class App {
 
   /// Takes each pane's fixed steps owed for `real_dt` seconds of wall time.
   void advance(double real_dt);
+  /// While the replay shows the past: moves a playing replay on and puts each pane's frame of
+  /// the moment in Pane::shown; the simulations take no steps.
+  void advance_replay(double real_dt);
+  /// The replay buffer the timeline follows: the first pane's (side by side, every pane shows
+  /// its own at the same moment).
+  const cloth::ReplayBuffer& timeline() const { return panes_.front().replay; }
   /// Whether a pane owes a fixed step `elapsed` s of wall time after its last advance().
   bool behind(double elapsed) const;
   /// Makes pane k the one the panels edit.

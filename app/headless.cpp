@@ -82,7 +82,7 @@ struct OffscreenView {
   std::vector<std::uint8_t> render(const std::vector<Pane>& panes) {
     target->bind();
     const std::vector<PaneRect> rects = pane_rects(int(panes.size()), target->width(), target->height());
-    draw_panes(renderers, panes, rects, camera, target->width(), target->height(), view_options);
+    draw_panes(renderers, panes, rects, camera, target->width(), target->height(), view_options, false);
     if (overlay) {
       std::vector<PaneSummary> summaries;
       for (size_t k = 0; k < panes.size() && panes.size() > 1; ++k) {
@@ -94,7 +94,7 @@ struct OffscreenView {
       draw_pane_labels(summaries);
       draw_picture_overlay(view_options.caption ? caption : "",
                            view_options.strain_heat_map ? view_options.heat_map_top : 0.0f,
-                           PaneRect{0, 0, float(target->width()), float(target->height())});
+                           PaneRect{0, 0, float(target->width()), float(target->height())}, "");
       overlay->render();
     }
     if (const std::string error = take_gl_errors("drawing a frame"); !error.empty())

@@ -45,13 +45,15 @@ std::optional<cloth::PickHit> pick_at(double x, double y, WindowExtent win,
 }  // namespace
 
 void MouseController::press(int button, int mods, double x, double y, WindowExtent win,
-                            OrbitCamera& camera, cloth::Simulation& sim) {
+                            OrbitCamera& camera, cloth::Simulation& sim, bool touch_scene) {
   if (drag_ != Drag::None) return;  // one drag at a time; a second button is ignored
   last_x_ = x;
   last_y_ = y;
   const bool shift = (mods & GLFW_MOD_SHIFT) != 0;
   const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0;
-  if (button == GLFW_MOUSE_BUTTON_LEFT) {
+  if (button == GLFW_MOUSE_BUTTON_LEFT && !touch_scene) {
+    drag_ = Drag::Orbit;
+  } else if (button == GLFW_MOUSE_BUTTON_LEFT) {
     if (ctrl) {
       try_toggle_pin(x, y, win, camera, sim);
       return;

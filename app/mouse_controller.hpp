@@ -31,8 +31,9 @@ class MouseController {
  public:
   static constexpr float kOrbitDegPerPx = 0.3f;
 
+  /// `touch_scene` false (a replay shows the past): no grab, pin or solid drag, only the camera.
   void press(int button, int mods, double x, double y, WindowExtent win, OrbitCamera& camera,
-             cloth::Simulation& sim);
+             cloth::Simulation& sim, bool touch_scene);
   void release(int button, cloth::Simulation& sim);
   void move(double x, double y, WindowExtent win, OrbitCamera& camera, cloth::Simulation& sim);
   void scroll(double steps, OrbitCamera& camera);

@@ -142,6 +142,8 @@ std::vector<Pane> make_panes(const std::vector<PaneScene>& scenes) {
     pane.source_dir = s.source_dir;
     pane.drape = s.scene.drape;
     pane.layout = ClothLayout{s.scene.grid, s.scene.pins, s.scene.slides};
+    pane.replay = cloth::ReplayBuffer(cloth::ReplayBuffer::kDefaultSeconds, cloth::ReplayBuffer::kDefaultInterval,
+                                      cloth::ReplayBuffer::kDefaultBudgetBytes / scenes.size());
     panes.push_back(std::move(pane));
   }
   return panes;

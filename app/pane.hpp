@@ -9,6 +9,8 @@
 #include "io/run_stats.hpp"
 #include "io/scene.hpp"
 #include "options.hpp"
+#include "simulation/replay_buffer.hpp"
+#include "simulation/simulation_view.hpp"
 
 namespace app {
 
@@ -45,6 +47,13 @@ struct Pane {
   double accumulator = 0;  ///< real time not yet simulated, s (each pane has its own dt)
   double sim_ms = 0;       ///< wall time of its steps in the last displayed frame, ms
   int steps = 0;           ///< its fixed steps in the last displayed frame
+  cloth::ReplayBuffer replay;  ///< the last seconds of its run, for the replay timeline
+  cloth::ReplayFrame shown;    ///< the moment the timeline shows, while it shows the past
+
+  /// What the displays read: the run now, or `shown` while the timeline shows the past.
+  cloth::SimulationView view(bool replaying) const {
+    return replaying ? cloth::SimulationView(*sim, shown) : cloth::SimulationView(*sim);
+  }
 };
 
 /// The scene of options.scene_path with options.overrides, alone or once per pane: --compare
@@ -81,7 +90,8 @@ std::vector<int> solids_pins_follow(const Pane& pane);
 /// are renumbered). Throws cloth::InputError for a solid a pin follows, or no solid k.
 void remove_pane_collider(Pane& pane, int k);
 
-/// A pane per scene, its simulation built. Throws cloth::InputError.
+/// A pane per scene, its simulation built, its replay buffer given an equal share of
+/// cloth::ReplayBuffer's default memory budget. Throws cloth::InputError.
 std::vector<Pane> make_panes(const std::vector<PaneScene>& scenes);
 
 /// The --stats document of several panes: the first pane's run statistics at the top level (as

@@ -27,12 +27,19 @@ void draw_heat_bar(ImDrawList* draw, ImVec2 origin, ImVec2 size) {
   }
 }
 
-void draw_picture_overlay(const std::string& caption, float heat_map_top, const PaneRect& picture) {
+void draw_picture_overlay(const std::string& caption, float heat_map_top, const PaneRect& picture,
+                          const std::string& badge) {
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   ImFont* font = ImGui::GetFont();
   const float text_px = ImGui::GetFontSize() * kTextScale, pad = 0.5f * text_px;
   const float left = float(picture.left), width = float(picture.width);
   const float bottom = float(picture.top + picture.height);
+  if (!badge.empty()) {
+    const ImVec2 size = font->CalcTextSizeA(text_px, FLT_MAX, 0, badge.c_str());
+    const ImVec2 at(left + width - size.x - 2 * pad, float(picture.top) + 2 * pad);
+    draw->AddRectFilled(ImVec2(at.x - pad, at.y - pad), ImVec2(at.x + size.x + pad, at.y + size.y + pad), kBackdrop, pad);
+    draw->AddText(font, text_px, at, kText, badge.c_str());
+  }
   float legend_width = 0;
   if (heat_map_top > 0) {
     legend_width = 12.0f * text_px;

@@ -384,7 +384,7 @@ void Renderer::draw(const cloth::SimulationView& sim, const OrbitCamera& camera,
     glDisable(GL_DEPTH_TEST);
     points_.use();
     points_.set("u_view_proj", view_proj);
-    points_.set("u_point_size", kMarkerSizePx);
+    points_.set("u_point_size", kMarkerSizePx * marker_scale_);
     glBindVertexArray(marker_vao_.id());
     glDrawArrays(GL_POINTS, 0, marker_count_);
     glEnable(GL_DEPTH_TEST);
@@ -394,12 +394,12 @@ void Renderer::draw(const cloth::SimulationView& sim, const OrbitCamera& camera,
 
 void draw_panes(const std::vector<std::unique_ptr<Renderer>>& renderers, const std::vector<Pane>& panes,
                 const std::vector<PaneRect>& rects, const OrbitCamera& camera, int fb_w, int fb_h,
-                const ViewOptions& view) {
+                const ViewOptions& view, bool replaying) {
   glViewport(0, 0, fb_w, fb_h);
   glClearColor(kPaneSeparator.r, kPaneSeparator.g, kPaneSeparator.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   for (size_t k = 0; k < panes.size(); ++k) {
-    renderers[k]->draw(cloth::SimulationView(*panes[k].sim), camera, to_viewport(rects[k], fb_h), view);
+    renderers[k]->draw(panes[k].view(replaying), camera, to_viewport(rects[k], fb_h), view);
   }
 }
 

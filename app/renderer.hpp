@@ -33,6 +33,10 @@ class Renderer {
   void draw(const cloth::SimulationView& sim, const OrbitCamera& camera, const Viewport& viewport,
             const ViewOptions& view);
 
+  /// Size of the pin, grab and contact markers relative to normal: the window follows its
+  /// presentation scale (Ctrl + / Ctrl -), so they stay readable from the back of a room.
+  void set_marker_scale(float scale) { marker_scale_ = scale; }
+
   /// A ground plane (drawn with its metre grid, receives the cloth's shadow).
   struct Ground {
     glm::vec3 origin{0.0f};  ///< a point of the plane; grid lines are counted from it, m
@@ -83,6 +87,7 @@ class Renderer {
   GlVertexArray marker_vao_;
   GlBuffer marker_vbo_;  ///< interleaved position + colour per marker
   GLsizei marker_count_ = 0;
+  float marker_scale_ = 1.0f;
   GlVertexArray arrow_vao_;
   GlBuffer arrow_vbo_;  ///< interleaved position + colour per segment end
   GLsizei arrow_point_count_ = 0;   ///< all line points: the element lines first, then the arrows
@@ -91,9 +96,10 @@ class Renderer {
 };
 
 /// Clears the bound fb_w x fb_h framebuffer to the separator colour and draws pane k with
-/// renderers[k] into rects[k] (framebuffer px, top-left origin; pane_rects()).
+/// renderers[k] into rects[k] (framebuffer px, top-left origin; pane_rects()): the run now, or
+/// the moment each pane's replay shows while `replaying`.
 void draw_panes(const std::vector<std::unique_ptr<Renderer>>& renderers, const std::vector<Pane>& panes,
                 const std::vector<PaneRect>& rects, const OrbitCamera& camera, int fb_w, int fb_h,
-                const ViewOptions& view);
+                const ViewOptions& view, bool replaying);
 
 }  // namespace app

@@ -33,6 +33,7 @@
 #include "paths.hpp"
 
 #include "picture_overlay.hpp"
+#include "replay_timeline.hpp"
 
 namespace app {
 namespace {
@@ -104,9 +105,11 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const C
   {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float left = panel_docked_ ? panel_rect_.left + panel_rect_.width : 0.0f;
+    const PaneRect picture{vp->Pos.x + left, vp->Pos.y, vp->Size.x - left, vp->Size.y};
     draw_picture_overlay(state.view.caption ? stats.caption : "",
-                         state.view.strain_heat_map ? state.view.heat_map_top : 0.0f,
-                         PaneRect{vp->Pos.x + left, vp->Pos.y, vp->Size.x - left, vp->Size.y});
+                         state.view.strain_heat_map ? state.view.heat_map_top : 0.0f, picture,
+                         replay_badge(state.replay));
+    if (stats.timeline) replay_timeline_window(state.replay, *stats.timeline, picture);
   }
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth * scale(), 0),
@@ -128,7 +131,7 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const C
   if (!panes.empty() && ImGui::CollapsingHeader("Compare", ImGuiTreeNodeFlags_DefaultOpen))
     actions.activate_pane = compare_section(panes);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
-    simulation_section(sim, state, actions);
+    simulation_section(sim, state, stats.timeline, actions);
   if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) material_section(sim);
   if (ImGui::CollapsingHeader("Forces", ImGuiTreeNodeFlags_DefaultOpen)) forces_section(sim);
   if (ImGui::CollapsingHeader("Collisions")) collisions_section(sim, stats, actions);
@@ -222,7 +225,8 @@ void Ui::compare_setup(bool side_by_side, UiActions& actions) {
   error_line(compare_error_);
 }
 
-void Ui::simulation_section(cloth::Simulation& sim, UiState& state, UiActions& actions) {
+void Ui::simulation_section(cloth::Simulation& sim, UiState& state, const cloth::ReplayBuffer* timeline,
+                            UiActions& actions) {
   if (ImGui::Button(state.paused ? "Run" : "Pause")) state.paused = !state.paused;
   tip("Pause / resume the simulation (Space)");
   ImGui::SameLine();
@@ -231,6 +235,10 @@ void Ui::simulation_section(cloth::Simulation& sim, UiState& state, UiActions& a
   ImGui::SameLine();
   if (ImGui::Button("Reset")) actions.reset = true;
   tip("Back to the initial positions and pins; settings are kept (R)");
+  ImGui::SameLine();
+  if (ImGui::Button("Replay") && timeline) state.replay.play_from_start(*timeline);
+  tip("Play the last seconds of the run again, in slow motion, and scrub them (Home; Left / Right: "
+      "one frame; End: back to live); V records what the replay shows");
   ImGui::SliderFloat("speed", &state.time_scale, 0.05f, 1.0f, "%.2f x real time", ImGuiSliderFlags_Logarithmic);
   tip("Slow motion: simulated seconds per real second (each step is still dt; fewer are taken)");
 
@@ -730,8 +738,11 @@ void Ui::help_overlay(UiState& state) {
       {"Middle-drag, Shift + right-drag", "pan the camera"},
       {"Mouse wheel", "zoom"},
       {"Click in a pane (side by side)", "the panels edit that pane; Space, N, R act on all"},
-      {"Space", "pause / resume"},
+      {"Space", "pause / resume (the replay, while it shows the past)"},
       {"N", "single step (one dt)"},
+      {"Home", "replay the last seconds in slow motion (the simulation waits)"},
+      {"Left / Right", "replay: one frame back / on"},
+      {"End", "back to the live simulation"},
       {"R", "reset the cloth"},
       {"W", "wireframe on / off"},
       {"V", "start / stop recording to out/recording-<time>.mp4"},

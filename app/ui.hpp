@@ -14,6 +14,7 @@
 #include "step_history.hpp"
 #include "camera.hpp"
 #include "compare_setup.hpp"
+#include "replay_player.hpp"
 
 namespace app {
 
@@ -24,6 +25,7 @@ struct UiState {
   bool show_plots = false;  ///< the live plots window (P)
   float time_scale = 1.0f;  ///< simulated seconds per real second (slow motion below 1)
   ViewOptions view;
+  ReplayPlayer replay;  ///< live, or a past moment of the run (the simulations wait meanwhile)
 };
 
 /// Numbers measured by the App for the Stats section.
@@ -48,6 +50,7 @@ struct UiStats {
   std::string caption;      ///< the running scene's name (the picture's caption)
   std::string scene_error;  ///< why the last scene load failed ("" = it did not)
   std::vector<int> solids_pins_follow;  ///< their paths stay fixed while the scene runs
+  const cloth::ReplayBuffer* timeline = nullptr;  ///< the first pane's replay buffer (the timeline's)
   StepHistory history;  ///< the last steps, for the live plots
 };
 
@@ -111,7 +114,9 @@ class Ui {
   void scene_section(const UiStats& stats, bool side_by_side, UiActions& actions);
   /// The side-by-side setup: a parameter, 2..4 values, start and stop.
   void compare_setup(bool side_by_side, UiActions& actions);
-  void simulation_section(cloth::Simulation& sim, UiState& state, UiActions& actions);
+  /// `timeline`: the replay buffer its Replay button plays (null: none).
+  void simulation_section(cloth::Simulation& sim, UiState& state, const cloth::ReplayBuffer* timeline,
+                          UiActions& actions);
   void material_section(cloth::Simulation& sim);
   void forces_section(cloth::Simulation& sim);
   void collisions_section(cloth::Simulation& sim, const UiStats& stats, UiActions& actions);

@@ -4,10 +4,13 @@
 // overlays show (strain, applied acceleration, air velocity, contacts) computed here by the
 // engine, so a picture shows the engine's physics instead of a copy of it kept in the app.
 // A view is a reference: cheap to copy, valid while its Simulation lives, and always current.
+// A view of a ReplayFrame shows the run as it was then (the app's replay): the frame's cloth,
+// mesh, pins, grab and solid positions, with the simulation's forces, solver and solid shapes.
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "simulation/replay_frame.hpp"
 #include "simulation/simulation.hpp"
 
 namespace cloth {
@@ -20,6 +23,11 @@ class SimulationView {
   static constexpr double kContactSlack = 1e-3;
 
   explicit SimulationView(const Simulation& sim) : sim_(&sim) {}
+  /// `sim` as it was in `frame` (recorded from it by a ReplayBuffer); `frame` must outlive the view.
+  SimulationView(const Simulation& sim, const ReplayFrame& frame) : sim_(&sim), frame_(&frame) {}
+
+  /// Whether the view shows a recorded frame instead of the simulation now.
+  bool replaying() const { return frame_ != nullptr; }
 
   // The cloth now.
   const ClothModel& model() const;
@@ -38,7 +46,8 @@ class SimulationView {
   Vec3 collider_displacement(int k) const;
 
   // Counters that change when something must be uploaded again.
-  std::uint64_t state_version() const;     ///< positions changed
+  /// Positions changed (a recorded frame's versions never equal the simulation's).
+  std::uint64_t state_version() const;
   std::uint64_t topology_version() const;  ///< the mesh's vertices or triangles changed (tear, mend)
   std::uint64_t collider_version() const;  ///< a solid was added or removed, or its shape changed
 
@@ -65,7 +74,10 @@ class SimulationView {
   std::vector<int> touching_vertices() const;
 
  private:
+  const ClothState& state() const;
+
   const Simulation* sim_;
+  const ReplayFrame* frame_ = nullptr;
 };
 
 }  // namespace cloth
