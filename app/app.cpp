@@ -277,7 +277,7 @@ void App::on_mouse_button(int button, int action, int mods) {
   glfwGetCursorPos(window_.get(), &x, &y);
   const std::vector<PaneRect> rects = window_pane_rects();
   if (action == GLFW_PRESS) {
-    if (ui_ && ui_->wants_mouse()) return;  // the click belongs to the panel
+    if (ui_ && ui_->covers(x, y)) return;  // the click belongs to the panel
     const int pane = pane_at(rects, x, y);
     if (pane < 0) return;  // on the separator between panes
     mouse_pane_ = pane;
@@ -299,7 +299,9 @@ void App::on_cursor(double x, double y) {
 }
 
 void App::on_scroll(double dy) {
-  if (ui_ && ui_->wants_mouse()) return;
+  double x = 0, y = 0;
+  glfwGetCursorPos(window_.get(), &x, &y);
+  if (ui_ && ui_->covers(x, y)) return;
   mouse_.scroll(dy, camera_);
 }
 

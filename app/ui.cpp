@@ -80,8 +80,13 @@ void Ui::render() {
   imgui_.render();
 }
 
-bool Ui::wants_mouse() const {
-  return ImGui::GetIO().WantCaptureMouse;
+bool Ui::covers(double x, double y) const {
+  const ImVec2 point{float(x), float(y)};
+  for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+    if (!w->WasActive || w->Hidden || w->IsFallbackWindow || (w->Flags & ImGuiWindowFlags_Tooltip)) continue;
+    if (w->Rect().Contains(point)) return true;
+  }
+  return popup_open();
 }
 bool Ui::wants_keyboard() const {
   return ImGui::GetIO().WantCaptureKeyboard;

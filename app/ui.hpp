@@ -102,7 +102,11 @@ class Ui {
   void set_scale(float scale);
   float scale() const { return imgui_.scale(); }
 
-  bool wants_mouse() const;
+  /// Whether a press at window point (x, y) belongs to the UI: it lands on one of the windows as
+  /// last drawn (tooltips aside), or a dropdown is open (a click outside closes it). Decided from
+  /// the point, not from ImGui's hover state, which only a drawn frame updates: a press made
+  /// while the app skips draws must still reach the cloth.
+  bool covers(double x, double y) const;
   bool wants_keyboard() const;
   /// A dropdown, menu or other (non-modal) popup is open.
   bool popup_open() const;

@@ -80,11 +80,12 @@ echo "drag_corner_test: max-max corner on screen at ($x, $y)"
 
 # ~200 px right and up in 8 steps, kept inside the 1024x768 window.
 read -r tx ty < <(python3 -c "print(min($x + 200, 1000), max($y - 200, 24))")
-xdotool mousemove --sync "$x" "$y"
-# The panel decides whether a press is its own from the frame it last drew: let the app draw a few
-# frames with the pointer over the cloth first (a slow build skips draws while it catches up).
+# The pointer rests on the panel first, then moves onto the corner and presses at once, before
+# the app draws again: the press must reach the cloth however stale the panel's hover state is
+# (it is only updated by a drawn frame, and a slow build skips draws while it catches up).
+xdotool mousemove --sync 60 200
 wait_frames
-xdotool mousedown 1
+xdotool mousemove --sync "$x" "$y" mousedown 1
 wait_frames
 for k in 1 2 3 4 5 6 7 8; do
   xdotool mousemove "$((x + (tx - x) * k / 8))" "$((y + (ty - y) * k / 8))"
