@@ -38,6 +38,10 @@ struct AeroTriangle {
   Eigen::Matrix3d dfdv;                  ///< ∂f_i/∂v_k (the same for every i and k), N*s/m; NSD
 };
 
+/// The force on each vertex, N: aero_triangle's without its derivatives (what an explicit step
+/// needs, at a fraction of the cost). `air`: U at the centroid.
+Vec3 aero_force(const std::array<Vec3, 3>& x, const std::array<Vec3, 3>& v, const AirDrag& drag, const Vec3& air);
+
 /// `air`, `air_jacobian`: U and ∂U/∂x at the centroid.
 AeroTriangle aero_triangle(const std::array<Vec3, 3>& x, const std::array<Vec3, 3>& v,
                            const AirDrag& drag, const Vec3& air, const Eigen::Matrix3d& air_jacobian);

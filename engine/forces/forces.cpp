@@ -41,7 +41,7 @@ void compute_external_forces(const ClothModel& model, const ClothState& state,
       const std::array<Vec3, 3> x{state.x[tri[0]], state.x[tri[1]], state.x[tri[2]]};
       const std::array<Vec3, 3> v{state.v[tri[0]], state.v[tri[1]], state.v[tri[2]]};
       const Vec3 air = ext.wind.velocity((x[0] + x[1] + x[2]) / 3.0, t, nullptr);
-      const Vec3 fa = aero_triangle(x, v, drag, air, Eigen::Matrix3d::Zero()).force;
+      const Vec3 fa = aero_force(x, v, drag, air);
       for (int k : tri) f[k] += fa;
     }
   }

@@ -72,6 +72,8 @@ TEST(Aero, ForceAndJacobiansMatchFiniteDifferences) {
       std::array<Vec3, 3> x{rnd(rng, 1), rnd(rng, 1), rnd(rng, 1)}, v{rnd(rng, 2), rnd(rng, 2), rnd(rng, 2)};
       if (trial % 5 == 0) x[2] = x[0] + 1e-3 * (x[1] - x[0]) + 1e-3 * rnd(rng, 1);  // sliver triangle
       const AeroTriangle a = force(x, v);
+      const Vec3 air = w.velocity((x[0] + x[1] + x[2]) / 3.0, 0.3, nullptr);
+      EXPECT_EQ(aero_force(x, v, drag, air), a.force) << "the explicit steps' force without derivatives";
       for (int k = 0; k < 3; ++k) {
         double best_x = 1e9, best_v = 1e9;
         for (double eps = 1e-4; eps >= 1e-8; eps /= 10) {
