@@ -38,25 +38,6 @@ void for_each_element_ref(const ClothModel& m, Visit&& visit) {
   for (size_t e = 0; e < m.breen.trellis.size(); ++e) visit(kBreenTrellis, e, m.breen.trellis[e].v);
 }
 
-// Energy-only forms of the two Feynman kernels (feynman_energy.cpp computes the same energies
-// with forces and Hessians, ~10x the cost; the line search needs only energies). Tested equal.
-double feynman_spring_energy(const FeynmanSpring& s, const std::vector<Vec3>& x, double k_s,
-                             double r, double b) {
-  const double f = s.diagonal ? r : 1.0;
-  const double len = (x[s.v[0]] - x[s.v[1]]).norm(), compression = s.rest - len;
-  if (compression > b / s.rest) return f * k_s * b / s.rest * compression;  // 5.5 linear branch
-  return f * k_s * compression * compression;
-}
-
-double feynman_bend_energy(const FeynmanBend& e, const std::vector<Vec3>& x, double bending) {
-  const Vec3 a = x[e.v[1]] - x[e.v[0]], b = x[e.v[2]] - x[e.v[1]];
-  const double la = a.norm(), lb = b.norm();
-  if (la == 0 || lb == 0) return 0;
-  const Vec3 ua = a / la, ub = b / lb;
-  const double theta = std::atan2(ua.cross(ub).norm(), ua.dot(ub));
-  return bending * e.weight / 3 * theta * theta;  // 5.3
-}
-
 // Energy of one element, and its force on vertex i (when force != nullptr).
 template <int N, size_t V>
 double take(const ElementEval<N>& e, const std::array<int, V>& v, int i, Vec3* force) {

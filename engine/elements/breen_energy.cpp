@@ -188,6 +188,11 @@ BreenElements build_breen_elements(const RestMesh& mesh) {
       static_cast<int>(mesh.uv.size()) != nx * ny) {
     throw InputError("Breen-House-Wozny energies need a generated grid mesh (at least 2 x 2 vertices)");
   }
+  // "Each particle represents a w x w piece of cloth": a thread along the sheet's edge carries
+  // the half strip on the sheet's side of it, so links and bends along a boundary thread get half
+  // the patch. With full patches a strip n cells wide is (n + 1) / n too stiff in bending
+  // (Cantilever.BreenFollowsTheHeavyElasticaOnEveryMesh).
+  const auto band = [](int k, int n) { return k == 0 || k == n - 1 ? 0.5 : 1.0; };
   BreenElements out;
   double sum[2] = {0, 0};
   for (int j = 0; j < ny; ++j) {
@@ -201,6 +206,7 @@ BreenElements build_breen_elements(const RestMesh& mesh) {
           throw InputError("Breen-House-Wozny grid has zero or non-finite rest spacing between vertices " +
                            std::to_string(l.v[0]) + " and " + std::to_string(l.v[1]));
         }
+        l.area = dir == 0 ? band(j, ny) : band(i, nx);
         sum[dir] += l.rest;
         out.links.push_back(l);
       }
@@ -209,17 +215,19 @@ BreenElements build_breen_elements(const RestMesh& mesh) {
   out.spacing_u = sum[0] / ((nx - 1) * ny);
   out.spacing_v = sum[1] / (nx * (ny - 1));
   const double area = out.spacing_u * out.spacing_v;
-  for (BreenLink& l : out.links) l.area = area;
+  for (BreenLink& l : out.links) l.area *= area;  // the band share set above
 
   // Bends: a - p - b along u (thread 0) and along v (thread 1).
   for (int j = 0; j < ny; ++j) {
     for (int i = 0; i < nx; ++i) {
       const int p = mesh.grid_index(i, j);
       if (i > 0 && i + 1 < nx) {
-        out.bends.push_back({{mesh.grid_index(i - 1, j), p, mesh.grid_index(i + 1, j)}, 0, out.spacing_u, area});
+        out.bends.push_back(
+            {{mesh.grid_index(i - 1, j), p, mesh.grid_index(i + 1, j)}, 0, out.spacing_u, area * band(j, ny)});
       }
       if (j > 0 && j + 1 < ny) {
-        out.bends.push_back({{mesh.grid_index(i, j - 1), p, mesh.grid_index(i, j + 1)}, 1, out.spacing_v, area});
+        out.bends.push_back(
+            {{mesh.grid_index(i, j - 1), p, mesh.grid_index(i, j + 1)}, 1, out.spacing_v, area * band(i, nx)});
       }
     }
   }

@@ -104,7 +104,7 @@ const std::vector<std::string>& breen_preset_names();
 struct BreenLink {
   std::array<int, 2> v{};
   double rest = 0;  ///< nominal distance w (rest (u, v) length of the link), m
-  double area = 0;  ///< rest area the energy is spread over: w_u w_v, m^2
+  double area = 0;  ///< rest area the energy is spread over: w_u w_v, half along the sheet's edge, m^2
 };
 
 /// Three consecutive particles v[0] - v[1] - v[2] along one thread.
@@ -112,7 +112,7 @@ struct BreenBend {
   std::array<int, 3> v{};
   int thread = 0;      ///< 0: along u (warp curve), 1: along v (weft curve)
   double spacing = 0;  ///< w along the thread, m
-  double area = 0;     ///< w_u w_v, m^2 ("each particle represents a w X w piece of cloth")
+  double area = 0;     ///< w_u w_v, half on a thread along the sheet's edge, m^2
 };
 
 /// One corner of a grid cell: v[1] is the corner, v[0] its neighbour along u (warp), v[2] along v

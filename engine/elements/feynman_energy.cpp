@@ -42,6 +42,9 @@ AngleSquared angle_squared_derivatives(double theta, double sin_t, double cos_t)
   return {-2 * theta / sin_t, 2 * (sin_t - theta * cos_t) / (sin_t * sin_t * sin_t)};
 }
 
+// f of E = f k_s (...): r on a diagonal, halved along the sheet's edge.
+double spring_scale(const FeynmanSpring& s, double r) { return (s.diagonal ? r : 1.0) * s.share; }
+
 }  // namespace
 
 FeynmanElements build_feynman_elements(const RestMesh& mesh) {
@@ -68,7 +71,8 @@ FeynmanElements build_feynman_elements(const RestMesh& mesh) {
                        ", " + std::to_string(j1) + ") has rest length " + std::to_string(rest) +
                        " m, expected " + std::to_string(nominal) + " m");
     }
-    out.springs.push_back({{a, b}, rest, diagonal});
+    const bool along_edge = (j0 == j1 && (j0 == 0 || j0 == ny - 1)) || (i0 == i1 && (i0 == 0 || i0 == nx - 1));
+    out.springs.push_back({{a, b}, rest, diagonal, along_edge ? 0.5 : 1.0});
   };
   // Each spring once: from every point to its u+, v+, u+v+ and u+v- neighbours (the thesis code's
   // strain-energy).
@@ -80,7 +84,11 @@ FeynmanElements build_feynman_elements(const RestMesh& mesh) {
       add_spring(i, j, i + 1, j - 1);
     }
   }
-  // Four lines through every point that has both neighbours on them (5.3, fig. 11).
+  // Four lines through every point that has both neighbours on them (5.3, fig. 11). An interior
+  // point stores c1/3 h^2 kappa^2 (1 + 1/2) = 1/2 c1 h^2 kappa^2 for a curvature along a thread; a
+  // point on the sheet's edge stands for half a patch but has only the line along the edge (no
+  // diagonals), which would store 4/3 of its share: that line gets 3/4 (a strip 2 cells wide is
+  // otherwise 7/6 too stiff, Cantilever.FeynmanFollowsTheHeavyElasticaOnSquareCells).
   for (int j = 0; j < ny; ++j) {
     for (int i = 0; i < nx; ++i) {
       const auto add_line = [&](int di, int dj, double weight) {
@@ -88,10 +96,11 @@ FeynmanElements build_feynman_elements(const RestMesh& mesh) {
         if (i0 < 0 || i1 < 0 || i0 >= nx || i1 >= nx || j0 < 0 || j1 < 0 || j0 >= ny || j1 >= ny) return;
         out.bends.push_back({{mesh.grid_index(i0, j0), mesh.grid_index(i, j), mesh.grid_index(i1, j1)}, weight});
       };
-      add_line(1, 0, 1.0);   // A P E
-      add_line(0, 1, 1.0);   // C P G
-      add_line(1, 1, 0.5);   // B P F
-      add_line(1, -1, 0.5);  // D P H
+      const bool on_u_edge = j == 0 || j == ny - 1, on_v_edge = i == 0 || i == nx - 1;
+      add_line(1, 0, on_u_edge ? 0.75 : 1.0);  // A P E
+      add_line(0, 1, on_v_edge ? 0.75 : 1.0);  // C P G
+      add_line(1, 1, 0.5);                     // B P F
+      add_line(1, -1, 0.5);                    // D P H
     }
   }
   return out;
@@ -109,11 +118,27 @@ FeynmanModuli feynman_moduli(double k_s, double r) {
   return m;
 }
 
+double feynman_spring_energy(const FeynmanSpring& s, const std::vector<Vec3>& x, double k_s, double r, double b) {
+  const double f = spring_scale(s, r);
+  const double len = (x[s.v[0]] - x[s.v[1]]).norm(), compression = s.rest - len;
+  if (compression > b / s.rest) return f * k_s * b / s.rest * compression;  // 5.5 linear branch
+  return f * k_s * compression * compression;
+}
+
+double feynman_bend_energy(const FeynmanBend& e, const std::vector<Vec3>& x, double bending) {
+  const Vec3 a = x[e.v[1]] - x[e.v[0]], b = x[e.v[2]] - x[e.v[1]];
+  const double la = a.norm(), lb = b.norm();
+  if (la == 0 || lb == 0) return 0;
+  const Vec3 ua = a / la, ub = b / lb;
+  const double theta = std::atan2(ua.cross(ub).norm(), ua.dot(ub));
+  return bending * e.weight / 3 * theta * theta;  // 5.3
+}
+
 ElementEval<6> eval_feynman_spring(const FeynmanSpring& s, const std::vector<Vec3>& x,
                                    const std::vector<Vec3>& v, double k_s, double r, double b,
                                    double k_damp) {
   assert(v.size() == x.size() && b >= 0);
-  const double f = s.diagonal ? r : 1.0;
+  const double f = spring_scale(s, r);
   // E = f k_s (l - l_i)^2 is Hooke's 1/2 k (l - l_i)^2 with k = 2 f k_s.
   Spring hooke{s.v[0], s.v[1], s.rest, 2 * f * k_s, f * k_damp, SpringType::Structural};
   const Vec3 d = x[s.v[0]] - x[s.v[1]];

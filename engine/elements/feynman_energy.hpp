@@ -66,12 +66,17 @@ struct FeynmanSpring {
   std::array<int, 2> v{};
   double rest = 0;        ///< l_i: h (axial) or sqrt(2) h (diagonal), from the rest (u, v), m
   bool diagonal = false;  ///< diagonal springs are scaled by r
+  /// 1/2 for an axial spring along the sheet's edge, which borders one cell instead of two (so that
+  /// every cell stores the lattice's energy density; the thesis gives every spring the full k_s).
+  double share = 1;
 };
 
 /// The turning angle at v[1] of the grid line v[0] - v[1] - v[2] (5.3).
 struct FeynmanBend {
   std::array<int, 3> v{};
-  double weight = 1;  ///< 1 for lines along u or v, 1/2 for diagonal lines (5.3)
+  /// 1 for lines along u or v, 1/2 for diagonal lines (5.3); 3/4 for a line along the sheet's edge,
+  /// whose point stands for half a patch (see build_feynman_elements).
+  double weight = 1;
 };
 
 struct FeynmanElements {
@@ -101,11 +106,18 @@ ElementEval<6> eval_feynman_spring(const FeynmanSpring& s, const std::vector<Vec
                                    const std::vector<Vec3>& v, double k_s, double r, double b,
                                    double k_damp);
 
+/// Energy alone of eval_feynman_spring (the static drape's line search needs only energies, at
+/// about a tenth of the cost; FeynmanSpring.BucklingEnergyOfTheThesis holds them equal).
+double feynman_spring_energy(const FeynmanSpring& s, const std::vector<Vec3>& x, double k_s, double r, double b);
+
 /// Angular bending: E = bending/3 * weight * theta^2 (bending = c_1 = B in N*m), damping
 /// k_damp_bend in N*m*s. E is smooth through theta = 0 (theta^2 = acos(a_hat . b_hat)^2 is analytic
 /// there); at the fold-back theta = pi, where it has no gradient, the elastic force and Jacobian are
 /// left at zero, and a zero-length segment (no direction) gives an all-zero result.
 ElementEval<9> eval_feynman_bend(const FeynmanBend& e, const std::vector<Vec3>& x,
                                  const std::vector<Vec3>& v, double bending, double k_damp_bend);
+
+/// Energy alone of eval_feynman_bend (FeynmanBend.EnergyOfTheThesis holds them equal).
+double feynman_bend_energy(const FeynmanBend& e, const std::vector<Vec3>& x, double bending);
 
 }  // namespace cloth

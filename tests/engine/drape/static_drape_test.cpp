@@ -38,7 +38,14 @@ void print(const char* what, const DrapeResult& r) {
 }
 
 TEST(StaticDrape, AllMethodsReachTheSameEquilibrium) {
-  const DrapeProblem p = curtain_drape_problem(9);
+  // b large enough that every compressed spring stays on its quadratic branch (5.5): one
+  // equilibrium. With the default b the linear branch, which has no axial stiffness, leaves
+  // neighbouring equilibria ~2e-4 m apart (EqualsTheRestStateOfALongDampedImplicitRun).
+  const DrapeProblem curtain = curtain_drape_problem(9);
+  SpringMaterial m = curtain_material();
+  m.buckling = 1e-2;  // m^2
+  const DrapeProblem p = make_drape_problem(build_model(curtain.model.mesh, m, ModelType::Feynman), curtain.gravity,
+                                            {0, 1, 2, 3, 4, 5, 6, 7, 8});
   const DrapeResult ref = solve_drape(p, options(DrapeMethod::Newton, 1e-9, 50));
   print("newton", ref);
   ASSERT_TRUE(ref.converged) << ref.message;
@@ -248,23 +255,23 @@ std::vector<Vec3> damped_implicit_rest(const DrapeProblem& p, const SpringMateri
 TEST(StaticDrape, EqualsTheRestStateOfALongDampedImplicitRun) {
   // The equilibrium is where the dynamics come to rest: the curtain (model, pins, gravity)
   // released flat under the implicit integrator with strong velocity damping (8 /s) until its
-  // kinetic energy is below 1e-16 J (against a potential energy drop of 2e-4 J) ends where
+  // kinetic energy is below 1e-24 J (against a potential energy drop of 2e-4 J) ends where
   // Newton's drape (to 1e-12 N) ends. Damping forces vanish at rest: they change the path, not
   // the end.
   //
   // With b large enough that every compressed spring stays on its quadratic branch (5.5) the
-  // energy is smooth and the equilibrium unique: measured 4.5e-16 m apart (the run is at rest,
-  // kinetic energy 2.5e-31 J, after 60 steps: implicit Euler at 1/60 s damps this stiff,
+  // energy is smooth and the equilibrium unique: measured 2.8e-16 m apart (the run is at rest,
+  // kinetic energy 2.4e-31 J, after 60 steps: implicit Euler at 1/60 s damps this stiff,
   // in-plane motion hard). With the curtain's b = 1e-6 m^2 the sideways (Poisson) compression
   // under the rod puts springs on the linear branch, which has no axial stiffness: the two end
-  // 3.35e-6 m apart (0.25% of the 1.35 mm the drape moves), both in equilibrium to 1e-13 N,
-  // Newton's 8.7e-10 J lower. That is a neighbouring equilibrium, not an error of either solver,
-  // so only its size is asserted.
+  // 9.1e-5 m apart (6% of the 1.44 mm the drape moves; the half-strength springs along the free
+  // edges buckle first), both in equilibrium to 1.3e-12 N, Newton's 6.3e-9 J lower. That is a
+  // neighbouring equilibrium, not an error of either solver, so only its size is asserted.
   const DrapeProblem curtain_problem = curtain_drape_problem(9);
   struct Case {
     double buckling, bound;
   };
-  for (const Case& c : {Case{1e-2, 1e-12}, Case{1e-6, 1e-5}}) {
+  for (const Case& c : {Case{1e-2, 1e-12}, Case{1e-6, 1.5e-4}}) {
     SpringMaterial m = curtain_material();
     m.buckling = c.buckling;
     m.velocity_damping = 8;  // 1/s
@@ -273,7 +280,7 @@ TEST(StaticDrape, EqualsTheRestStateOfALongDampedImplicitRun) {
                                               curtain_problem.gravity, rod);
     const DrapeResult drape = solve_drape(p, options(DrapeMethod::Newton, 1e-12, 100));
     ASSERT_TRUE(drape.converged) << drape.message;
-    const std::vector<Vec3> rest = damped_implicit_rest(p, m, 1e-16);
+    const std::vector<Vec3> rest = damped_implicit_rest(p, m, 1e-24);
     const double apart = max_distance(rest, drape.x);
     const double moved = max_distance(drape.x, p.start);
     std::printf("[drape] b = %g m^2: max |x_implicit - x_newton| = %.3g m (the drape moved the cloth up to "

@@ -59,9 +59,11 @@ TEST(FeynmanSpring, DerivativesMatchFiniteDifferences) {
 // in tension; continuous at the switch while the force halves there; b = 0 makes a tension-only spring.
 TEST(FeynmanSpring, BucklingEnergyOfTheThesis) {
   const std::vector<Vec3> v(2, Vec3::Zero());
-  for (bool diagonal : {false, true}) {
-    const double rest = diagonal ? 0.02 * std::numbers::sqrt2 : 0.02, f = diagonal ? kR : 1.0;
-    const FeynmanSpring s{{0, 1}, rest, diagonal};
+  for (int kind = 0; kind < 3; ++kind) {  // axial, diagonal, axial along the sheet's edge (half)
+    const bool diagonal = kind == 1;
+    const double share = kind == 2 ? 0.5 : 1.0;
+    const double rest = diagonal ? 0.02 * std::numbers::sqrt2 : 0.02, f = (diagonal ? kR : 1.0) * share;
+    const FeynmanSpring s{{0, 1}, rest, diagonal, share};
     const double b = 1e-4;  // m^2: switch at compression b / l_i
     const auto at = [&](double len) {
       return eval_feynman_spring(s, {Vec3(0, 0, 0), Vec3(len, 0, 0)}, v, kKs, kR, b, 0.0);
@@ -70,6 +72,7 @@ TEST(FeynmanSpring, BucklingEnergyOfTheThesis) {
       const double expected = len < rest ? f * kKs * std::min(std::pow(len - rest, 2), b / rest * (rest - len))
                                          : f * kKs * std::pow(len - rest, 2);
       EXPECT_NEAR(at(len).energy, expected, 1e-14) << len / rest;
+      EXPECT_EQ(feynman_spring_energy(s, {Vec3(0, 0, 0), Vec3(len, 0, 0)}, kKs, kR, b), at(len).energy);
     }
     const double l_switch = rest - b / rest;
     const ElementEval<6> before = at(l_switch * (1 + 1e-12)), after = at(l_switch * (1 - 1e-12));
@@ -146,11 +149,12 @@ TEST(FeynmanBend, EnergyOfTheThesis) {
   std::mt19937 rng(7);
   const std::vector<Vec3> v(3, Vec3::Zero());
   for (double theta : {0.0, 1e-3, 0.4, 1.5, 3.0}) {
-    for (double w : {1.0, 0.5}) {
+    for (double w : {1.0, 0.75, 0.5}) {
       const std::vector<Vec3> x = unflatten(line_at(rng, theta, 0.03, 0.05));
       const double angle = std::acos(std::clamp((x[0] - x[1]).normalized().dot((x[2] - x[1]).normalized()), -1.0, 1.0));
       const double expected = kBend / 3 * w * std::pow(std::numbers::pi - angle, 2);
       EXPECT_NEAR(eval_feynman_bend({{0, 1, 2}, w}, x, v, kBend, 0.0).energy, expected, 1e-9 * kBend);
+      EXPECT_NEAR(feynman_bend_energy({{0, 1, 2}, w}, x, kBend), expected, 1e-9 * kBend);
     }
   }
 }
@@ -223,12 +227,22 @@ TEST(FeynmanBuild, ElementsAndRejection) {
     (s.diagonal ? diagonal : axial)++;
     EXPECT_NEAR(s.rest, s.diagonal ? 0.1 * std::numbers::sqrt2 : 0.1, 1e-15);
     EXPECT_NEAR((mesh.positions[s.v[0]] - mesh.positions[s.v[1]]).norm(), s.rest, 1e-15);
+    // Half for an axial spring along the sheet's edge, which borders one cell.
+    const int i0 = s.v[0] % nx, j0 = s.v[0] / nx, i1 = s.v[1] % nx, j1 = s.v[1] / nx;
+    const bool along_edge = (j0 == j1 && (j0 == 0 || j0 == ny - 1)) || (i0 == i1 && (i0 == 0 || i0 == nx - 1));
+    EXPECT_EQ(s.share, along_edge ? 0.5 : 1.0);
   }
   EXPECT_EQ(axial, (nx - 1) * ny + nx * (ny - 1));
   EXPECT_EQ(diagonal, 2 * (nx - 1) * (ny - 1));
   int axial_lines = 0, diagonal_lines = 0;
   for (const auto& b : el.bends) {
-    (b.weight == 1.0 ? axial_lines : diagonal_lines)++;
+    const Vec2 along = mesh.uv[b.v[2]] - mesh.uv[b.v[0]];
+    const bool along_thread = along.x() == 0 || along.y() == 0;
+    (along_thread ? axial_lines : diagonal_lines)++;
+    // 3/4 on a line along the sheet's edge, whose point stands for half a patch.
+    const int j = b.v[1] / nx, i = b.v[1] % nx;
+    const bool along_edge = (along.y() == 0 && (j == 0 || j == ny - 1)) || (along.x() == 0 && (i == 0 || i == nx - 1));
+    EXPECT_EQ(b.weight, along_thread ? (along_edge ? 0.75 : 1.0) : 0.5);
     // v[1] is the midpoint of v[0] and v[2]: three collinear grid points.
     EXPECT_LT((mesh.uv[b.v[0]] + mesh.uv[b.v[2]] - 2 * mesh.uv[b.v[1]]).norm(), 1e-15);
   }

@@ -169,21 +169,22 @@ TEST_P(MembraneShear, EnergyIsHalfShearModulusGammaSquared) {
 }
 
 // Baraff-Witkin's stretch and shear conditions are its moduli on any triangulation; the springs
-// lattice is sized to them (springs.cpp); Feynman's G is 2 r k_s (5.4) and Breen's the trellis
-// slope g1 (its trellis corners store the integral of F cos A).
+// lattice is sized to them (springs.cpp); Feynman's k_s is mapped from Y (5.4) with its edge's
+// axial springs at half (feynman_energy.cpp), its G is 2 r k_s, and Breen's the trellis slope g1
+// (its trellis corners store the integral of F cos A).
 INSTANTIATE_TEST_SUITE_P(Models, MembraneTension,
-                         ::testing::ValuesIn(cases({ModelType::Springs, ModelType::BaraffWitkin})), case_name);
+                         ::testing::ValuesIn(cases({ModelType::Springs, ModelType::BaraffWitkin, ModelType::Feynman})),
+                         case_name);
 INSTANTIATE_TEST_SUITE_P(Models, MembraneShear,
                          ::testing::ValuesIn(cases({ModelType::Springs, ModelType::BaraffWitkin, ModelType::Feynman,
                                                     ModelType::Breen})),
                          case_name);
 
 // Printed, not held (docs/physics.md): the edge-area model's stretch is its edge term alpha, whose
-// moduli depend on the triangles' shapes, and it has no shear parameter; Feynman's boundary axial
-// springs carry a whole cell's constant (a strip 4 cells wide is 19% stiff); Breen's quintic
-// stretch well has no stiffness at rest (its strain goes as F^(1/4)).
-TEST(MembraneModuli, EdgeAreaFeynmanAndBreenStretchArePrinted) {
-  for (const Case& c : cases({ModelType::EdgeArea, ModelType::Feynman, ModelType::Breen})) {
+// moduli depend on the triangles' shapes, and it has no shear parameter; Breen's quintic stretch
+// well has no stiffness at rest (its strain goes as F^(1/4)).
+TEST(MembraneModuli, EdgeAreaAndBreenStretchArePrinted) {
+  for (const Case& c : cases({ModelType::EdgeArea, ModelType::Breen})) {
     double expected = 0, stated_g = 0;
     const Measured strain = tension_strain(c.type, c.cell, expected);
     std::printf("[membrane] %-14s %-11s tension strain %.5e, F/(stretch w) %.5e, ratio %.4f (printed)\n",
