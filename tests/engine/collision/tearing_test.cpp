@@ -10,6 +10,7 @@
 #include "simulation/simulation.hpp"
 #include "collision/tearing.hpp"
 #include "engine/support/model_names.hpp"
+#include "engine/support/test_scenes.hpp"
 
 namespace cloth {
 namespace {
@@ -136,16 +137,7 @@ class TearingSim : public testing::TestWithParam<cloth::IntegratorType> {
     SpringMaterial material;
     material.stretch = 200;  // N/m: stiff enough that the pull, not gravity, stretches it
     Simulation sim(build_model(mesh, material, ModelType::BaraffWitkin), {}, {}, solver(), Vec3(0, -9.81, 0));
-    std::vector<MovingPin> pins;
-    for (int side : {0, 1}) {
-      MovingPin pin;
-      pin.vertex = mesh.grid_index(side ? 11 : 0, 0);  // row 0 is the top of an XY grid
-      pin.anchor = mesh.positions[size_t(pin.vertex)];
-      pin.path.kind = MotionPath::Kind::Linear;
-      pin.path.velocity = Vec3(side ? 0.5 : -0.5, 0, 0);
-      pins.push_back(pin);
-    }
-    sim.set_kinematic_constraints(pins, {});
+    pull_top_corners_apart(sim, mesh);
     sim.set_tearing({tearing, 0.3});
     return sim;
   }

@@ -14,6 +14,7 @@
 #include "integrators/projective_integrator.hpp"
 #include "mesh/mesh.hpp"
 #include "simulation/simulation.hpp"
+#include "engine/support/test_scenes.hpp"
 
 namespace cloth {
 namespace {
@@ -287,16 +288,7 @@ TEST(Projective, ATornClothStepsOnWithItsNewTopology) {
   solver.integrator = IntegratorType::Projective;
   const RestMesh mesh = make_grid(spec);
   Simulation sim(build_model(mesh, material, ModelType::Springs), {}, {}, solver, Vec3(0, -kG, 0));
-  std::vector<MovingPin> pins;
-  for (int side : {0, 1}) {  // the top corners pulled apart at 0.5 m/s each
-    MovingPin pin;
-    pin.vertex = mesh.grid_index(side ? 11 : 0, 0);
-    pin.anchor = mesh.positions[size_t(pin.vertex)];
-    pin.path.kind = MotionPath::Kind::Linear;
-    pin.path.velocity = Vec3(side ? 0.5 : -0.5, 0, 0);
-    pins.push_back(pin);
-  }
-  sim.set_kinematic_constraints(pins, {});
+  pull_top_corners_apart(sim, mesh);  // at 0.5 m/s each
   sim.set_tearing({true, 0.3});
   for (int frame = 0; frame < 150; ++frame) {
     sim.step();

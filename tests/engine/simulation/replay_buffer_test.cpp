@@ -14,22 +14,12 @@
 #include "simulation/replay_buffer.hpp"
 #include "simulation/simulation.hpp"
 #include "simulation/simulation_view.hpp"
+#include "engine/support/test_scenes.hpp"
 
 namespace cloth {
 namespace {
 
 const Vec3 kGravity(0, -9.81, 0);
-
-/// A falling n x n cloth stepped at 1/600 s: ten steps per replay interval.
-Simulation falling_cloth(int n, std::vector<Collider> colliders = {}) {
-  GridSpec spec;
-  spec.nx = spec.ny = n;
-  spec.center = Vec3(0, 1, 0);
-  SolverSettings solver;
-  solver.integrator = IntegratorType::SymplecticEuler;
-  solver.dt = 1.0 / 600;
-  return Simulation(build_model(make_grid(spec), SpringMaterial{}), std::move(colliders), {}, solver, kGravity);
-}
 
 /// The largest difference of a coordinate of `a` from `b`'s, relative to b's (at least 1).
 double max_relative_difference(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
@@ -73,7 +63,7 @@ TEST(ReplayBuffer, KeepsOneFramePerIntervalForTheLastSeconds) {
 // precision; a load gives a new version each time.
 TEST(ReplayBuffer, AFrameIsTheRunAtItsTime) {
   const SphereShape sphere{Vec3(0, -2, 0), 0.25};
-  Simulation sim = falling_cloth(6, {Collider(sphere, 0.005)});
+  Simulation sim = falling_cloth(6, {}, {Collider(sphere, 0.005)});
   ReplayBuffer replay;
   std::map<double, ClothState> states;  // the run's state at each time a frame was kept
   for (int step = 0; step < 300; ++step) {
@@ -107,7 +97,7 @@ TEST(ReplayBuffer, AFrameIsTheRunAtItsTime) {
 // frames held, the first or the last.
 TEST(ReplayBuffer, BetweenTwoFramesTheRunIsBlended) {
   const SphereShape sphere{Vec3(0, -2, 0), 0.25};
-  Simulation sim = falling_cloth(6, {Collider(sphere, 0.005)});
+  Simulation sim = falling_cloth(6, {}, {Collider(sphere, 0.005)});
   ReplayBuffer replay;
   for (int step = 0; step < 60; ++step) {
     if (step == 25) sim.colliders().set_offset(0, Vec3(0, 0, 3));  // between frames 2 and 3
@@ -189,16 +179,7 @@ TEST(SimulationView, OfAReplayFrameShowsTheRunAsItWasThen) {
   solver.integrator = IntegratorType::Implicit;
   solver.substeps = 2;
   Simulation sim(build_model(mesh, material, ModelType::BaraffWitkin), {}, {}, solver, kGravity);
-  std::vector<MovingPin> pins;
-  for (int side : {0, 1}) {
-    MovingPin pin;
-    pin.vertex = mesh.grid_index(side ? 11 : 0, 0);
-    pin.anchor = mesh.positions[size_t(pin.vertex)];
-    pin.path.kind = MotionPath::Kind::Linear;
-    pin.path.velocity = Vec3(side ? 0.5 : -0.5, 0, 0);
-    pins.push_back(pin);
-  }
-  sim.set_kinematic_constraints(pins, {});
+  pull_top_corners_apart(sim, mesh);
   sim.set_tearing({true, 0.3});
 
   ReplayBuffer replay;
@@ -220,8 +201,9 @@ TEST(SimulationView, OfAReplayFrameShowsTheRunAsItWasThen) {
   EXPECT_NE(then.state_version(), now.state_version());
   EXPECT_EQ(then.time(), 0.0);
   EXPECT_LE(max_relative_difference(then.positions(), start.x), kSinglePrecision);
-  EXPECT_TRUE(then.is_pinned(pins[0].vertex));
-  EXPECT_FALSE(then.is_pinned(pins[0].vertex + 1));
+  const int pulled_corner = mesh.grid_index(0, 0);
+  EXPECT_TRUE(then.is_pinned(pulled_corner));
+  EXPECT_FALSE(then.is_pinned(pulled_corner + 1));
   EXPECT_EQ(then.vertex_strain(), vertex_edge_strain(*first.model, first.state));
   // At rest length, give or take single precision: 1e-7 m at 1.5 m over 4.5 cm edges.
   EXPECT_LT(then.max_edge_strain(), 1e-5) << "the cloth starts at rest length";

@@ -11,22 +11,13 @@
 #include "mesh/mesh.hpp"
 #include "simulation/simulation.hpp"
 #include "simulation/simulation_view.hpp"
+#include "engine/support/test_scenes.hpp"
 #include "engine/support/vacuum.hpp"
 
 namespace cloth {
 namespace {
 
 const Vec3 kGravity(0, -9.81, 0);
-
-Simulation make_sim(int n, const SpringMaterial& material, std::vector<Collider> colliders = {}) {
-  GridSpec spec;
-  spec.nx = spec.ny = n;
-  spec.center = Vec3(0, 1, 0);
-  SolverSettings solver;
-  solver.integrator = IntegratorType::SymplecticEuler;
-  solver.dt = 1.0 / 600;
-  return Simulation(build_model(make_grid(spec), material), std::move(colliders), {}, solver, kGravity);
-}
 
 /// The current positions scaled by `factor` about the cloth's centre (every distance times it).
 std::vector<Vec3> scaled_positions(const Simulation& sim, double factor) {
@@ -42,7 +33,7 @@ std::vector<Vec3> scaled_positions(const Simulation& sim, double factor) {
 TEST(SimulationView, TouchingMeansWithinAMillimetreOfTheContactOffset) {
   const SphereShape sphere{Vec3(0, 0.5, 0), 0.25};
   const double thickness = 0.005;
-  Simulation sim = make_sim(4, SpringMaterial{}, {Collider(sphere, thickness)});
+  Simulation sim = falling_cloth(4, SpringMaterial{}, {Collider(sphere, thickness)});
   std::vector<Vec3> x(sim.state().x.size(), Vec3(0, 5, 0));  // all far above the sphere
   x[3] = sphere.center + (sphere.radius + thickness + 0.5e-3) * Vec3::UnitY();
   x[7] = sphere.center + (sphere.radius + thickness + 2e-3) * Vec3::UnitX();
@@ -78,7 +69,7 @@ TEST(SimulationView, VerticesOnTheGroundTouchItOthersDoNot) {
 TEST(SimulationView, AppliedAccelerationOfAFreeClothUnderGravityAloneIsG) {
   SpringMaterial m;
   m.velocity_damping = 0;
-  Simulation sim = make_sim(5, m);
+  Simulation sim = falling_cloth(5, m);
   in_vacuum(sim);  // gravity alone
   for (int s = 0; s < 10; ++s) sim.step();
   ASSERT_GT(sim.state().v[0].norm(), 0.1);
@@ -94,7 +85,7 @@ TEST(SimulationView, AppliedAccelerationOfAFreeClothUnderGravityAloneIsG) {
 TEST(SimulationView, AppliedAccelerationIncludesVelocityDamping) {
   SpringMaterial m;
   m.velocity_damping = 0.8;
-  Simulation sim = make_sim(5, m);
+  Simulation sim = falling_cloth(5, m);
   in_vacuum(sim);  // the damping without the air's drag
   for (int s = 0; s < 20; ++s) sim.step();
   const SimulationView view(sim);
@@ -109,7 +100,7 @@ TEST(SimulationView, AppliedAccelerationIncludesVelocityDamping) {
 // Every edge of a sheet scaled by 1.05 is 5% longer than at rest: each vertex's strain and the
 // largest are 0.05. A sheet shrunk to 90% is compressed, which counts as no strain.
 TEST(SimulationView, StrainOfAUniformlyStretchedSheetIsTheStretch) {
-  Simulation sim = make_sim(6, SpringMaterial{});
+  Simulation sim = falling_cloth(6, SpringMaterial{});
   const SimulationView view(sim);
   EXPECT_EQ(view.max_edge_strain(), 0.0);
   sim.set_positions(scaled_positions(sim, 1.05));
@@ -125,7 +116,7 @@ TEST(SimulationView, StrainOfAUniformlyStretchedSheetIsTheStretch) {
 // The air velocity at each vertex is the wind field's at that vertex's position and the
 // simulation's time (a gusty wind varies in both, so the wrong place or time would show).
 TEST(SimulationView, AirVelocityIsTheWindFieldsAtTheVertexNow) {
-  Simulation sim = make_sim(5, SpringMaterial{});
+  Simulation sim = falling_cloth(5, SpringMaterial{});
   ExternalForces f = sim.external_forces();
   f.wind.type = WindField::Type::Gusty;
   f.wind.speed = 3;
@@ -151,7 +142,7 @@ TEST(SimulationView, AirVelocityIsTheWindFieldsAtTheVertexNow) {
 // A view made once keeps showing the simulation as it is now: pins, the grab, positions and the
 // counters that tell the renderer to upload again.
 TEST(SimulationView, FollowsTheSimulationItLooksAt) {
-  Simulation sim = make_sim(4, SpringMaterial{});
+  Simulation sim = falling_cloth(4, SpringMaterial{});
   const SimulationView view(sim);
   EXPECT_EQ(&view.model(), &sim.model());
   EXPECT_EQ(view.mesh().vertex_count(), 16);
