@@ -14,7 +14,7 @@ cd "$root"
 seconds="${1:-60}"
 case "$seconds" in ''|*[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2 ;; esac
 
-scripts/install-deps.sh --fuzz
+scripts/install-deps.sh --clang
 build=build-fuzz
 # -O1 keeps the runs fast while asserts (ours and Eigen's) stay on: Debug without NDEBUG.
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \

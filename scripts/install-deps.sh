@@ -3,7 +3,8 @@
 # Idempotent: a second run with everything present calls no apt-get at all.
 # Usage: scripts/install-deps.sh --app      (what building and running the app needs: scripts/run.sh)
 #        scripts/install-deps.sh            (also the test and benchmark dependencies)
-#        scripts/install-deps.sh --fuzz     (also clang and its libFuzzer runtime, scripts/fuzz.sh)
+#        scripts/install-deps.sh --clang    (also clang with its libFuzzer and OpenMP runtimes: the
+#                                            sanitizer build of scripts/test.sh and scripts/fuzz.sh)
 set -euo pipefail
 
 packages=(
@@ -19,9 +20,10 @@ if [ "${1:-}" != "--app" ]; then
     xdotool imagemagick mesa-utils
   )
 fi
-if [ "${1:-}" = "--fuzz" ]; then
-  # libclang-rt-14-dev holds libclang_rt.fuzzer-x86_64.a, which clang-14 only recommends.
-  packages+=(clang libclang-rt-14-dev)
+if [ "${1:-}" = "--clang" ]; then
+  # libclang-rt-14-dev holds libclang_rt.fuzzer-x86_64.a, which clang-14 only recommends;
+  # libomp-14-dev lets the clang-built engine run its threads (engine/CMakeLists.txt).
+  packages+=(clang libclang-rt-14-dev libomp-14-dev)
 fi
 
 missing=()
