@@ -15,7 +15,7 @@ namespace cloth::drape {
 namespace {
 
 enum Kind : std::uint8_t {
-  kSpring, kBwStretchShear, kBend, kEaEdge, kEaTriangle, kFeynmanSpring, kFeynmanBend,
+  kSpring, kBwStretchShear, kBend, kEdgeArea, kFeynmanSpring, kFeynmanBend,
   kBreenLink, kBreenBend, kBreenTrellis,
 };
 
@@ -27,10 +27,7 @@ void for_each_element_ref(const ClothModel& m, Visit&& visit) {
   }
   for (size_t e = 0; e < m.bw_triangles.size(); ++e) visit(kBwStretchShear, e, m.bw_triangles[e].v);
   for (size_t e = 0; e < m.bend_triangles.size(); ++e) visit(kBend, e, m.bend_triangles[e].v);
-  for (size_t e = 0; e < m.edge_area.edges.size(); ++e) visit(kEaEdge, e, m.edge_area.edges[e].v);
-  for (size_t e = 0; e < m.edge_area.triangles.size(); ++e) {
-    visit(kEaTriangle, e, m.edge_area.triangles[e].v);
-  }
+  for (size_t e = 0; e < m.edge_area.size(); ++e) visit(kEdgeArea, e, m.edge_area[e].v);
   for (size_t e = 0; e < m.feynman.springs.size(); ++e) visit(kFeynmanSpring, e, m.feynman.springs[e].v);
   for (size_t e = 0; e < m.feynman.bends.size(); ++e) visit(kFeynmanBend, e, m.feynman.bends[e].v);
   for (size_t e = 0; e < m.breen.links.size(); ++e) visit(kBreenLink, e, m.breen.links[e].v);
@@ -70,13 +67,9 @@ double element(const ClothModel& model, ElementRef r, int i, const std::vector<V
       const ShapeOperatorTriangle& t = model.bend_triangles[r.index];
       return take(eval_shape_operator_bend(t, x, v, m.bending, m.bending_damping), t.v, i, force);
     }
-    case kEaEdge: {
-      const EdgeLengthElement& e = model.edge_area.edges[r.index];
-      return take(eval_edge_length(e, x, v, m.stretch, m.damping), e.v, i, force);
-    }
-    case kEaTriangle: {
-      const TriangleAreaElement& t = model.edge_area.triangles[r.index];
-      return take(eval_triangle_area(t, x, v, m.area_stiffness, m.damping), t.v, i, force);
+    case kEdgeArea: {
+      const EdgeAreaTriangle& t = model.edge_area[r.index];
+      return take(eval_edge_area(t, x, v, m.stretch, m.shear, m.area_stiffness, m.damping), t.v, i, force);
     }
     case kFeynmanSpring: {
       const FeynmanSpring& s = model.feynman.springs[r.index];

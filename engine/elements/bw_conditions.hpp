@@ -135,6 +135,27 @@ ElementEval<N> evaluate_condition(const Condition<N, M>& c, double k, double k_d
   return out;
 }
 
+/// evaluate_condition with matrices in place of the scalars: E = 1/2 C^T k C and damping
+/// d = -dC/dx k_d C_dot (k, k_d symmetric M x M), for elements whose conditions are coupled (the
+/// edge-area membrane's three edge strains). dfdx and dfdv are made symmetric bit for bit.
+template <int N, int M>
+ElementEval<N> evaluate_quadratic_form(const Condition<N, M>& c, const Eigen::Matrix<double, M, M>& k,
+                                       const Eigen::Matrix<double, M, M>& k_d,
+                                       const Eigen::Matrix<double, N, 1>& vel) {
+  ElementEval<N> out;
+  const Eigen::Matrix<double, M, 1> c_dot = c.grad.transpose() * vel;
+  const Eigen::Matrix<double, M, 1> k_c = k * c.value;
+  const Eigen::Matrix<double, M, 1> weights = k_c + k_d * c_dot;
+  out.energy = 0.5 * c.value.dot(k_c);
+  out.force = -c.grad * weights;
+  const Eigen::Matrix<double, N, N> stiffness = (c.grad * k).lazyProduct(c.grad.transpose());
+  out.dfdx = -0.5 * (stiffness + stiffness.transpose());
+  for (int m = 0; m < M; ++m) out.dfdx -= weights[m] * c.hess[m];
+  const Eigen::Matrix<double, N, N> viscosity = (c.grad * k_d).lazyProduct(c.grad.transpose());
+  out.dfdv = -0.5 * (viscosity + viscosity.transpose());
+  return out;
+}
+
 /// Stretch element (sec. 4.2): k_stretch = Y in N/m, b_u, b_v rest stretch of eq. 10, k_damp in
 /// N*s/m (see the SI conventions above). x and v are the whole mesh's positions and velocities.
 ElementEval<9> eval_stretch(const StretchShearTriangle& t, const std::vector<Vec3>& x,

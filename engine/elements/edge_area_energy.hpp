@@ -1,46 +1,56 @@
 #pragma once
-// Edge-length + triangle-area energy of the CS176 implicit-cloth project (CS176 2011, Part I):
+// Edge-strain + triangle-area membrane of the CS176 implicit-cloth project (CS176 2011, Part I),
+// made to mean its SI moduli on any triangulation. The project writes
 //
 //   E = alpha E_e + beta E_t = alpha sum_e (1 - |e|/|e0|)^2 |e0| + beta sum_t (1 - A_t/A0_t)^2 A0_t
 //
-// with e0, A0 the rest ("original configuration") edge lengths and triangle areas, and its damping
-// (Part II): B&W section 4.5 (eqs. 11-12, non-symmetric term dropped) on C = (|e| - |e0|)/|e0|.
-// Two element families, each a scalar condition C fed through evaluate_condition (bw_conditions.hpp):
+// with e0, A0 the rest ("original configuration") edge lengths and triangle areas, and damps it
+// (Part II) by B&W section 4.5 (eqs. 11-12, non-symmetric term dropped).
 //
-//   edge (N = 6)      v[0] ------- v[1]        C_e = (|x0 - x1| - |e0|) / |e0|   (edge strain)
+// Why not the edge term as written. A weighted sum of squared edge strains gives each triangle a
+// quadratic form in the strain tensor with three coefficients, one per edge direction; a membrane
+// with given moduli needs the products of different edges' strains too. Its moduli therefore
+// depend on the triangles' shapes: measured Young's modulus 0.92-1.25 alpha and shear modulus
+// 0.107-0.167 alpha over square, 2:1, 1:2 and flipped-diagonal cells (beta = alpha / 5), and no
+// shear parameter.
 //
-//   triangle (N = 9)      v[2]                 C_t = (A - A0) / A0                (area strain)
-//                        /    \                A = 1/2 |(x1 - x0) x (x2 - x0)|, the project's
-//                    v[0] ---- v[1]            1/2 |(x_i - x_j) x (x_k - x_j)| with j = v[0]
+// Here each triangle's edge term is the full quadratic form in its three edge strains
+// C_k = |e_k| / |e0_k| - 1 (the project's edge strain), with the cross terms, that equals an
+// orthotropic linear membrane in the triangle's material frame (u along the mesh's u direction,
+// Baraff & Witkin 1998, sec. 2.1) for small strain:
 //
-// Rest data come from mesh.positions, the project's "original configuration": so the initial shape
-// is stress-free even for a curved OBJ, as with build_springs (a planar-projected (u, v) would not
-// be). On the engine's flat grids positions and (u, v) give the same lengths and areas.
+//   E_e,t = 1/2 C^T K C,   K = A0 M^-T diag(a, a, 4 G) M^-1,
+//   row k of M = (d_1^2, d_2^2, 2 d_1 d_2),  d = e0_k / |e0_k| in the (u, v) frame of the triangle,
 //
-// SI scaling. The project's edge term alpha (1 - |e|/|e0|)^2 |e0| = alpha |e0| C_e^2 makes alpha a
-// force (N) and the energy of a strained sheet scale with its total edge length, i.e. as 1 / h
-// with the mesh spacing h: the same alpha would be stiffer on finer meshes. Here each edge instead
-// carries the area it represents, a_e = sum of A0/3 over its (one or two) triangles:
+// since a small strain eps (components eps_uu, eps_vv, eps_uv) stretches edge k by C_k = d^T eps d:
+// M^-1 C recovers eps, and 1/2 eps:D:eps per unit area is a/2 (eps_uu^2 + eps_vv^2) + 2 G eps_uv^2
+// (= 1/2 G gamma^2 with the engineering shear gamma = 2 eps_uv). This is the "triangular springs"
+// construction of Delingette 2008 (Triangular springs for modeling nonlinear membranes), with the
+// project's edge strains in place of squared lengths and an orthotropic law in place of an
+// isotropic one; a uniform strain of any mesh stores exactly its continuum energy to first order.
 //
-//   E_e = alpha a_e C_e^2          alpha in N/m (J/m^2); the project's alpha is alpha a_e / |e0|
-//   E_t = beta A0 C_t^2            beta in N/m: the project's area term as is (already per area)
+// The area term is the project's, as is: C_t = (A - A0) / A0, E_t = beta A0 C_t^2 (beta in N/m).
+// For small strain it adds 2 beta (tr eps)^2 / 2 per unit area: an area modulus that couples the
+// two axes (a Poisson effect). The edge term's axial modulus a is chosen so that the sheet's
+// Young's modulus along u and v, with free sides, is `stretch` Y whatever beta:
 //
-// Since sum_e a_e = total rest area A exactly on any triangle mesh, a uniform isotropic stretch by
-// s (every C_e = s - 1, every C_t = s^2 - 1) stores exactly alpha (s - 1)^2 A + beta (s^2 - 1)^2 A
-// whatever the resolution or triangulation (tested). Small strains: 2D area modulus
-// K = alpha / 2 + 2 beta (W = K/2 (tr eps)^2 under dilation). Under other strains the edge term is
-// anisotropic, as any edge network: per triangle it is alpha/3 (eps_1^2 + eps_2^2 + eps_3^2) over its
-// three edge directions; on an equilateral mesh that is isotropic with Lame lambda = alpha/4 + 2 beta,
-// mu = alpha/4 (beta = 0: Young's 2D modulus 2 alpha / 3, Poisson 1/3); on make_grid's right
-// triangles a uniaxial strain eps along u stores (5/12) alpha eps^2 + beta eps^2 per unit area
-// (exact, finite-strain form tested).
+//   c = a + 2 beta = (Y + sqrt(Y^2 + 16 beta^2)) / 2   (from Y = c - (2 beta)^2 / c),
 //
-// Damping d = -k_d dC/dx C_dot with k_d = k_damp a_e (edges), k_damp_area A0 (triangles); k_damp in
-// N*s/m is a 2D viscosity: a uniform isotropic strain rate eps_dot dissipates k_damp eps_dot^2 per m^2
-// through the edges. The project damps edges only; the area damping is the same construction on
-// C_t (pass 0 for the project's model).
+// and its Poisson ratio is nu = 2 beta / c (0 without the area term). The shear modulus is
+// `shear` G (a pure shear keeps the area). Tested by MembraneTension and MembraneShear on five
+// cell shapes and by EdgeAreaContinuum on grids and jittered meshes.
+//
+// Damping. d = -dC/dx K_d C_dot with K_d = k_damp A0 M^-T diag(1, 1, 4) M^-1 for the edge strains
+// (a uniaxial strain rate dissipates k_damp eps_dot^2 per m^2, a shear rate k_damp gamma_dot^2, as
+// Baraff-Witkin's stretch and shear) and k_damp A0 on C_t; k_damp in N*s/m.
+//
+// Rest data come from mesh.positions, the project's "original configuration", so the initial shape
+// is stress-free even for a curved OBJ; the (u, v) map gives only the direction of u in each
+// triangle (the first edge where the map is degenerate).
 #include <array>
 #include <vector>
+
+#include <Eigen/Dense>
 
 #include "elements/bw_conditions.hpp"
 #include "mesh/mesh.hpp"
@@ -48,41 +58,38 @@
 
 namespace cloth {
 
-/// One mesh edge (the implicit cloth project's E_e term).
-struct EdgeLengthElement {
-  std::array<int, 2> v{};   ///< end vertices
-  double rest_length = 0;   ///< |e0| in the rest positions, m
-  double area = 0;          ///< a_e: a third of each adjacent triangle's rest area, m^2
+/// One mesh triangle: its three edges' strains and its area strain.
+///
+///          v[2]
+///         /    \        edge k joins v[k] and v[(k + 1) % 3]
+///     v[0] ---- v[1]
+struct EdgeAreaTriangle {
+  std::array<int, 3> v{};               ///< the mesh triangle's vertices, in its order
+  std::array<double, 3> rest_length{};  ///< |e0_k|, m
+  double rest_area = 0;                 ///< A0 in the rest positions, m^2
+  /// A0 M^-T diag(1, 1, 0) M^-1 and A0 M^-T diag(0, 0, 4) M^-1 (header), m^2: K = a axial + G shear.
+  Eigen::Matrix3d axial_form = Eigen::Matrix3d::Zero();
+  Eigen::Matrix3d shear_form = Eigen::Matrix3d::Zero();
 };
 
-/// One triangle (the implicit cloth project's E_t term).
-struct TriangleAreaElement {
-  std::array<int, 3> v{};   ///< the mesh triangle's vertices, in its order
-  double rest_area = 0;     ///< A0 in the rest positions, m^2
-};
-
-struct EdgeAreaElements {
-  std::vector<EdgeLengthElement> edges;          ///< one per undirected mesh edge
-  std::vector<TriangleAreaElement> triangles;    ///< one per mesh triangle
-};
-
-/// Elements of a triangle mesh from its rest positions. Throws InputError (one line) on a
-/// non-finite rest position or a triangle whose rest area is below 1e-10 of its longest edge
+/// Elements of a triangle mesh from its rest positions and (u, v). Throws InputError (one line) on
+/// a non-finite rest position or a triangle whose rest area is below 1e-10 of its longest edge
 /// squared (which includes zero-length edges).
-EdgeAreaElements build_edge_area_elements(const RestMesh& mesh);
+std::vector<EdgeAreaTriangle> build_edge_area_elements(const RestMesh& mesh);
 
-/// C_e = (|x0 - x1| - |e0|) / |e0| with exact derivatives (zero where the edge has zero length and
-/// so no direction: the minimum-norm subgradient).
-Condition<6, 1> edge_strain_condition(const EdgeLengthElement& e, const std::vector<Vec3>& x);
-/// C_t = (A - A0) / A0 with exact derivatives (zero where the triangle is collinear: A is a cone
-/// point there, not differentiable).
-Condition<9, 1> area_strain_condition(const TriangleAreaElement& t, const std::vector<Vec3>& x);
+/// The edge term's axial modulus a (N/m) that gives the sheet Young's modulus `young` along u and
+/// v together with the area term beta (header): a = c - 2 beta, c = (Y + sqrt(Y^2 + 16 beta^2)) / 2.
+double edge_term_axial_modulus(double young, double beta);
 
-/// E = alpha a_e C_e^2 (alpha in N/m) and damping with k_damp a_e (k_damp in N*s/m).
-ElementEval<6> eval_edge_length(const EdgeLengthElement& e, const std::vector<Vec3>& x,
-                                const std::vector<Vec3>& v, double alpha, double k_damp);
-/// E = beta A0 C_t^2 (beta in N/m) and damping with k_damp_area A0 (k_damp_area in N*s/m).
-ElementEval<9> eval_triangle_area(const TriangleAreaElement& t, const std::vector<Vec3>& x,
-                                  const std::vector<Vec3>& v, double beta, double k_damp_area);
+/// (C_0, C_1, C_2, C_t): the three edge strains |e_k| / |e0_k| - 1 and the area strain
+/// (A - A0) / A0, with exact derivatives (zero for an edge of zero length, which has no direction,
+/// and for a collinear triangle, where A is a cone point).
+Condition<9, 4> edge_area_conditions(const EdgeAreaTriangle& t, const std::vector<Vec3>& x);
+
+/// E = 1/2 C^T K C + beta A0 C_t^2 with K from `young` Y and `shear` G (N/m), and the damping
+/// above with k_damp (N*s/m).
+ElementEval<9> eval_edge_area(const EdgeAreaTriangle& t, const std::vector<Vec3>& x,
+                              const std::vector<Vec3>& v, double young, double shear, double beta,
+                              double k_damp);
 
 }  // namespace cloth

@@ -73,7 +73,7 @@ struct SpringMaterial {
   double bend_k_u = 1.0;           ///< sec. 4.3 anisotropy: factor on B for creases along u
   double bend_k_v = 1.0;           ///< ... and for creases along v (dimensionless)
   double bending_damping = 0.0;    ///< condition damping of the bend angle, N*m*s
-  // Edge-length + triangle-area model only (CS176 2011): stretch is its alpha (edge term), N/m.
+  // Edge-strain + triangle-area model only (CS176 2011; edge_area_energy.hpp).
   double area_stiffness = 200.0;   ///< beta of the triangle-area term, N/m
   // Feynman model only (Feynman 1986, section 5): stretch is the thread Young's modulus Y, N/m.
   double diagonal_ratio = 0.5;     ///< r, diagonal / axial spring constant (0.5: isotropic, nu = 1/3)

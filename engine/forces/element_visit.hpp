@@ -16,8 +16,7 @@ enum class ElementKind : std::uint8_t {
   Stretch,        ///< model.bw_triangles, Baraff-Witkin stretch (N = 9)
   Shear,          ///< model.bw_triangles, Baraff-Witkin shear (N = 9)
   Bend,           ///< model.bend_triangles, shape-operator bend (N = 18)
-  EdgeLength,     ///< model.edge_area.edges (N = 6)
-  TriangleArea,   ///< model.edge_area.triangles (N = 9)
+  EdgeArea,       ///< model.edge_area, edge-strain + area membrane (N = 9)
   FeynmanSpring,  ///< model.feynman.springs (N = 6)
   FeynmanBend,    ///< model.feynman.bends (N = 9)
   BreenLink,      ///< model.breen.links (N = 6)
@@ -57,14 +56,9 @@ void visit_element(const ClothModel& model, const ClothState& state, ElementKind
       }
       return;
     }
-    case ElementKind::EdgeLength: {
-      const EdgeLengthElement& e = model.edge_area.edges[k];
-      visit(eval_edge_length(e, state.x, state.v, m.stretch, m.damping), e.v, false);
-      return;
-    }
-    case ElementKind::TriangleArea: {
-      const TriangleAreaElement& t = model.edge_area.triangles[k];
-      visit(eval_triangle_area(t, state.x, state.v, m.area_stiffness, m.damping), t.v, false);
+    case ElementKind::EdgeArea: {
+      const EdgeAreaTriangle& t = model.edge_area[k];
+      visit(eval_edge_area(t, state.x, state.v, m.stretch, m.shear, m.area_stiffness, m.damping), t.v, false);
       return;
     }
     case ElementKind::FeynmanSpring: {
@@ -103,8 +97,7 @@ inline int element_count(const ClothModel& model, ElementKind kind) {
     case ElementKind::Stretch:
     case ElementKind::Shear: return static_cast<int>(model.bw_triangles.size());
     case ElementKind::Bend: return static_cast<int>(model.bend_triangles.size());
-    case ElementKind::EdgeLength: return static_cast<int>(model.edge_area.edges.size());
-    case ElementKind::TriangleArea: return static_cast<int>(model.edge_area.triangles.size());
+    case ElementKind::EdgeArea: return static_cast<int>(model.edge_area.size());
     case ElementKind::FeynmanSpring: return static_cast<int>(model.feynman.springs.size());
     case ElementKind::FeynmanBend: return static_cast<int>(model.feynman.bends.size());
     case ElementKind::BreenLink: return static_cast<int>(model.breen.links.size());
@@ -122,8 +115,7 @@ void visit_element_vertices(const ClothModel& model, ElementKind kind, int index
     case ElementKind::Stretch:
     case ElementKind::Shear: visit(model.bw_triangles[k].v); return;
     case ElementKind::Bend: visit(model.bend_triangles[k].v); return;
-    case ElementKind::EdgeLength: visit(model.edge_area.edges[k].v); return;
-    case ElementKind::TriangleArea: visit(model.edge_area.triangles[k].v); return;
+    case ElementKind::EdgeArea: visit(model.edge_area[k].v); return;
     case ElementKind::FeynmanSpring: visit(model.feynman.springs[k].v); return;
     case ElementKind::FeynmanBend: visit(model.feynman.bends[k].v); return;
     case ElementKind::BreenLink: visit(model.breen.links[k].v); return;
@@ -132,13 +124,13 @@ void visit_element_vertices(const ClothModel& model, ElementKind kind, int index
   }
 }
 
-inline constexpr int kElementKindCount = 10;
+inline constexpr int kElementKindCount = 9;
 
 /// Every kind, in the order for_each_element walks the arrays.
 inline constexpr ElementKind kElementKinds[] = {
-    ElementKind::Stretch,       ElementKind::Shear,       ElementKind::Bend,      ElementKind::EdgeLength,
-    ElementKind::TriangleArea,  ElementKind::FeynmanSpring, ElementKind::FeynmanBend, ElementKind::BreenLink,
-    ElementKind::BreenBend,     ElementKind::BreenTrellis,
+    ElementKind::Stretch,       ElementKind::Shear,         ElementKind::Bend,
+    ElementKind::EdgeArea,      ElementKind::FeynmanSpring, ElementKind::FeynmanBend,
+    ElementKind::BreenLink,     ElementKind::BreenBend,     ElementKind::BreenTrellis,
 };
 static_assert(std::size(kElementKinds) == kElementKindCount);
 

@@ -103,7 +103,7 @@ void evaluate_then_add(size_t count, int threads, std::array<std::vector<Eval>, 
 // internal_forces.cpp on every thread count (evaluate_then_add), so f is bit for bit
 // compute_forces' sum.
 bool only_baraff_witkin_elements(const ClothModel& model) {
-  return model.springs.empty() && model.edge_area.edges.empty() && model.edge_area.triangles.empty() &&
+  return model.springs.empty() && model.edge_area.empty() &&
          model.feynman.springs.empty() && model.feynman.bends.empty() && model.breen.links.empty() &&
          model.breen.bends.empty() && model.breen.trellis.empty();
 }

@@ -15,13 +15,12 @@ void visit_material(Visitor&& v, Material& m) {
   v(m.density, {.key = "density", .unit = "kg/m^2", .lo = 1e-4, .hi = 100,
                 .tip = "Areal density (cotton about 0.15)", .log = true, .ui_lo = 0.01, .ui_hi = 5});
   v(m.stretch, {.key = "stretch", .unit = "N/m", .lo = 0, .hi = 1e8,
-                .tip = "Membrane stretch modulus: 2D Young's modulus along the grid axes (springs, "
-                       "Baraff-Witkin, Feynman threads; "
-                       "edge-area: alpha; Breen: the energy well C)",
+                .tip = "Membrane stretch modulus: 2D Young's modulus along the material axes u "
+                       "and v (Feynman: of the threads; Breen: the energy well C)",
                 .log = true, .ui_lo = 1, .ui_hi = 1e5});
   v(m.shear, {.key = "shear", .unit = "N/m", .lo = 0, .hi = 1e8,
               .tip = "In-plane shear modulus (Breen: the trellis stiffness per rad)",
-              .log = true, .ui_lo = 0.1, .ui_hi = 1e5, .models = used_by(Springs, BaraffWitkin, Breen)});
+              .log = true, .ui_lo = 0.1, .ui_hi = 1e5, .models = used_by(Springs, BaraffWitkin, EdgeArea, Breen)});
   v(m.bending, {.key = "bending", .unit = "N*m", .lo = 0, .hi = 10, .tip = "Bending rigidity B",
                 .log = true, .ui_lo = 1e-7, .ui_hi = 1e-1});
   v(m.bend_element, {.key = "bend_element", .label = "bend element",
@@ -51,8 +50,8 @@ void visit_material(Visitor&& v, Material& m) {
                         .models = used_by(Springs, BaraffWitkin, EdgeArea, Feynman)});
   v(m.area_stiffness, {.key = "area_stiffness", .unit = "N/m", .lo = 0, .hi = 1e8,
                        .label = "area stiffness",
-                       .tip = "beta of the implicit cloth project's triangle-area term (stretch is "
-                              "its edge term alpha)",
+                       .tip = "beta of the implicit cloth project's triangle-area term: resists "
+                              "area change (Poisson ratio 2 beta / c; stretch stays Young's modulus)",
                        .log = true, .ui_lo = 0, .ui_hi = 1e5, .models = used_by(EdgeArea)});
   v(m.diagonal_ratio, {.key = "diagonal_ratio", .lo = 0, .hi = 10, .label = "diagonal ratio r",
                        .tip = "Feynman 1986, sec. 5.4: diagonal / axial spring constant (0.5 is "

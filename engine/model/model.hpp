@@ -42,7 +42,7 @@ struct ClothModel {
   /// The same interior edges as B&W hinges: XPBD's bend constraints only (its conditions are
   /// scalar per hinge; the shape-operator energy couples three), empty when bend_triangles is.
   std::vector<BendEdge> bw_bends;
-  EdgeAreaElements edge_area;  ///< ModelType::EdgeArea edges and triangles
+  std::vector<EdgeAreaTriangle> edge_area;  ///< ModelType::EdgeArea membrane, one per triangle
   FeynmanElements feynman;     ///< ModelType::Feynman springs and angular bends
   double feynman_spring_k = 0; ///< k_s giving the material's thread modulus (set_material), N/m
   BreenElements breen;       ///< ModelType::Breen links, thread bends, trellis corners

@@ -8,7 +8,7 @@ namespace cloth {
 enum class ModelType {
   Springs,       ///< Hooke springs of Yu's report (structural, shear, bend)
   BaraffWitkin,  ///< stretch/shear per triangle and bend per edge, Baraff & Witkin 1998, section 4
-  EdgeArea,      ///< edge-length + triangle-area energy of CS176 2011 (+ B&W bending, its "extra")
+  EdgeArea,      ///< edge-strain + triangle-area membrane of CS176 2011 (+ shape-operator bending)
   Feynman,       ///< Feynman 1986's buckling springs and angular bending, sec. 5 (square grids)
   Breen,         ///< Breen-House-Wozny energies, via Karthikeyan & Ranganathan 1998 (grid meshes)
 };
