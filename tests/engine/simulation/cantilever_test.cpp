@@ -4,6 +4,7 @@
 // bend model's B is the SI rigidity exactly when the chord angle agrees on every mesh.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -84,19 +85,47 @@ struct Case {
   bool woven_grid_only = false;  // Feynman's and Breen's elements are defined on a grid of threads
 };
 
-// The strip's meshes: the cell shapes of the membrane tests, and square cells with the middle
-// row's vertices moved by up to a quarter cell in (u, v) (an irregular triangulation).
+// The strip's meshes: the cell shapes of the membrane tests; square cells with the middle row's
+// vertices moved by up to a quarter cell in (u, v) (uneven triangles on the grid's topology); and
+// an irregular triangulation from an OBJ file whose middle row has its own spacing, so that its
+// vertices have 3 to 6 neighbours (tests/data/make_irregular_strip.py).
 struct StripMesh {
   const char* name;
   CellShape cell;
-  double jitter = 0;  // in cell sizes
+  double jitter = 0;        // in cell sizes
+  const char* obj = nullptr;  // file in tests/data, instead of a grid
 };
 
 std::vector<StripMesh> strip_meshes(bool woven_grid_only) {
   std::vector<StripMesh> meshes;
   for (const CellShape& cell : kCells) meshes.push_back({cell.name, cell});
-  if (!woven_grid_only) meshes.push_back({"irregular", kCells[0], 0.25});
+  if (woven_grid_only) return meshes;
+  meshes.push_back({"jittered", kCells[0], 0.25});
+  meshes.push_back({"OBJ irregular", kCells[0], 0, "cantilever_strip_irregular.obj"});
   return meshes;
+}
+
+// The strip's clamped vertices (within a cell of its start), root line (one cell from its start,
+// where the free length begins) and tip (its end), by position along x.
+struct StripEnds {
+  std::vector<int> clamp, root, tip;
+};
+
+StripEnds strip_ends(const RestMesh& mesh, double cell) {
+  double start = 1e300, end = -1e300;
+  for (const Vec3& p : mesh.positions) {
+    start = std::min(start, p.x());
+    end = std::max(end, p.x());
+  }
+  const double tolerance = 1e-6 * cell;
+  StripEnds ends;
+  for (int k = 0; k < mesh.vertex_count(); ++k) {
+    const double x = mesh.positions[size_t(k)].x();
+    if (x <= start + cell + tolerance) ends.clamp.push_back(k);
+    if (std::abs(x - start - cell) <= tolerance) ends.root.push_back(k);
+    if (x >= end - tolerance) ends.tip.push_back(k);
+  }
+  return ends;
 }
 
 // Chord angles (rad) of the strip's Newton rest shapes at each lambda, in increasing order (each
@@ -112,7 +141,9 @@ std::vector<double> cantilever_angles(const Case& c, const StripMesh& strip, con
   spec.width = a * (kCellsAlong + 1);
   spec.height = a * cell.across * kRows;
   spec.center = Vec3(0, 1, 0);
-  const RestMesh mesh = strip.jitter > 0 ? jittered_grid(spec, strip.jitter, 2006) : patterned_grid(spec, cell.diagonals);
+  const RestMesh mesh = strip.obj ? load_obj(std::string(CLOTHSIM_TEST_DATA_DIR) + "/" + strip.obj)
+                        : strip.jitter > 0 ? jittered_grid(spec, strip.jitter, 2006)
+                                           : patterned_grid(spec, cell.diagonals);
   SpringMaterial m;
   m.density = kDensity;
   m.bending = kBending;
@@ -121,10 +152,16 @@ std::vector<double> cantilever_angles(const Case& c, const StripMesh& strip, con
   m.shear = 1e2;
   m.area_stiffness = 1e2;
   const ClothModel model = build_model(mesh, m, c.type);
-  std::vector<int> clamp;
-  for (int j = 0; j < spec.ny; ++j) {
-    clamp.push_back(mesh.grid_index(0, j));
-    clamp.push_back(mesh.grid_index(1, j));
+  // Columns 0 and 1 of a grid (the jittered grid's column 1 is not straight: by index).
+  StripEnds ends = strip_ends(mesh, a);
+  if (mesh.is_grid()) {
+    ends = {};
+    for (int j = 0; j < spec.ny; ++j) {
+      ends.clamp.push_back(mesh.grid_index(0, j));
+      ends.clamp.push_back(mesh.grid_index(1, j));
+      ends.root.push_back(mesh.grid_index(1, j));
+      ends.tip.push_back(mesh.grid_index(spec.nx - 1, j));
+    }
   }
   DrapeOptions newton;
   newton.method = DrapeMethod::Newton;
@@ -138,7 +175,7 @@ std::vector<double> cantilever_angles(const Case& c, const StripMesh& strip, con
   for (size_t next = 0; next < lambdas.size(); lambda = std::min(lambda * kLoadStep, lambdas[next])) {
     const double g = lambda * kBending / (kDensity * std::pow(kLength, 3));
     newton.force_tolerance = 1e-3 * kDensity * g * a * a * cell.across;  // of a vertex's weight
-    const DrapeResult rest = solve_drape(make_drape_problem(model, Vec3(0, -g, 0), clamp, {}, x), newton);
+    const DrapeResult rest = solve_drape(make_drape_problem(model, Vec3(0, -g, 0), ends.clamp, {}, x), newton);
     converged = converged && rest.converged;
     if (hold) {
       EXPECT_TRUE(rest.converged) << c.name << ", " << cell.name << ", lambda " << lambda << ": " << rest.message;
@@ -147,10 +184,8 @@ std::vector<double> cantilever_angles(const Case& c, const StripMesh& strip, con
     if (lambda < lambdas[next]) continue;
     ++next;
     Vec3 root = Vec3::Zero(), tip = Vec3::Zero();
-    for (int j = 0; j < spec.ny; ++j) {
-      root += x[size_t(mesh.grid_index(1, j))] / spec.ny;
-      tip += x[size_t(mesh.grid_index(spec.nx - 1, j))] / spec.ny;
-    }
+    for (int k : ends.root) root += x[size_t(k)] / double(ends.root.size());
+    for (int k : ends.tip) tip += x[size_t(k)] / double(ends.tip.size());
     angles.push_back(std::atan2(root.y() - tip.y(), tip.x() - root.x()));
   }
   return angles;
@@ -164,7 +199,7 @@ void check_against_elastica(const Case& c, bool hold) {
   const std::vector<double> lambdas = {1, 4, 15, 50};
   std::vector<double> elastica;
   for (double l : lambdas) elastica.push_back(elastica_chord_angle(l / c.strip_rigidity));
-  std::printf("%-26s %-11s", "model", "cells");
+  std::printf("%-26s %-13s", "model", "cells");
   for (size_t k = 0; k < lambdas.size(); ++k) std::printf(" | lambda %2g: %5.2f", lambdas[k], elastica[k] / kDegree);
   std::printf("\n");
   for (const StripMesh& strip : strip_meshes(c.woven_grid_only)) {
@@ -173,10 +208,10 @@ void check_against_elastica(const Case& c, bool hold) {
     try {
       angles = cantilever_angles(c, strip, lambdas, hold, converged);
     } catch (const InputError& e) {
-      std::printf("%-26s %-11s   not built: %s\n", c.name, strip.name, e.what());
+      std::printf("%-26s %-13s   not built: %s\n", c.name, strip.name, e.what());
       continue;
     }
-    std::printf("%-26s %-11s", c.name, strip.name);
+    std::printf("%-26s %-13s", c.name, strip.name);
     for (size_t k = 0; k < lambdas.size(); ++k) {
       std::printf(" | %9.2f %+6.2f", angles[k] / kDegree, (angles[k] - elastica[k]) / kDegree);
       if (hold) {
