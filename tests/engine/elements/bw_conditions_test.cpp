@@ -556,7 +556,7 @@ TEST(BWContinuum, CylinderBendEnergyOnEquilateralMesh) {
       mesh.positions.push_back(Vec3(uv.x(), 0, uv.y()));
     }
   }
-  const auto id = [n](int i, int j) { return j * (n + 1) + i; };
+  const auto id = [](int i, int j) { return j * (n + 1) + i; };
   for (int j = 0; j < n; ++j) {
     for (int i = 0; i < n; ++i) {
       if (j % 2 == 0) {

@@ -223,13 +223,13 @@ void check_against_elastica(const Case& c, bool hold) {
 }
 
 TEST(Cantilever, SpringsFollowTheHeavyElasticaOnEveryMesh) {
-  check_against_elastica({"springs (shape-operator)", ModelType::Springs}, true);
+  check_against_elastica({.name = "springs (shape-operator)", .type = ModelType::Springs}, true);
 }
 TEST(Cantilever, BaraffWitkinFollowsTheHeavyElasticaOnEveryMesh) {
-  check_against_elastica({"baraff-witkin", ModelType::BaraffWitkin}, true);
+  check_against_elastica({.name = "baraff-witkin", .type = ModelType::BaraffWitkin}, true);
 }
 TEST(Cantilever, EdgeAreaFollowsTheHeavyElasticaOnEveryMesh) {
-  check_against_elastica({"edge-area", ModelType::EdgeArea}, true);
+  check_against_elastica({.name = "edge-area", .type = ModelType::EdgeArea}, true);
 }
 // Feynman's bend (5.3) is an isotropic plate of rigidity c1 = B with Poisson's ratio 1/3: per
 // point c1/3 h^2 [k_uu^2 + k_vv^2 + (k_uu + k_vv)^2 / 2 + 2 k_uv^2] (docs/physics.md), so a
@@ -238,16 +238,18 @@ TEST(Cantilever, EdgeAreaFollowsTheHeavyElasticaOnEveryMesh) {
 // k_vv = -k_uu / 3 is 4/9 c1 h^2 k_uu^2 instead of 1/2, and the edge rows' two 1/4 are unchanged:
 // the strip bends with 17/18 B.
 TEST(Cantilever, FeynmanFollowsTheHeavyElasticaOnSquareCells) {
-  check_against_elastica({"feynman", ModelType::Feynman, BendElement::ShapeOperator, 1e3, 17.0 / 18, true}, true);
+  check_against_elastica({.name = "feynman", .type = ModelType::Feynman, .strip_rigidity = 17.0 / 18, .woven_grid_only = true},
+                         true);
 }
 // Breen's stretch well is quintic, with no stiffness at rest: its C is the presets' 5e6 N/m
 // (docs/physics.md), under which the strip's links strain ~1e-3 as its threads bend.
 TEST(Cantilever, BreenFollowsTheHeavyElasticaOnEveryMesh) {
-  check_against_elastica({"breen", ModelType::Breen, BendElement::ShapeOperator, 5e6, 1, true}, true);
+  check_against_elastica({.name = "breen", .type = ModelType::Breen, .stretch = 5e6, .woven_grid_only = true}, true);
 }
 // Printed, not held: the classic bend springs resist a fold only at second order.
 TEST(Cantilever, ClassicBendSpringsArePrinted) {
-  check_against_elastica({"springs (bend-springs)", ModelType::Springs, BendElement::BendSprings}, false);
+  check_against_elastica({.name = "springs (bend-springs)", .type = ModelType::Springs, .bend = BendElement::BendSprings},
+                         false);
 }
 
 }  // namespace
