@@ -76,7 +76,8 @@ App::App(const Options& options, const std::vector<PaneScene>& scenes)
   glfwSetScrollCallback(window_.get(),
                         [](GLFWwindow* w, double, double dy) { self(w).on_scroll(dy); });
   ui_ = std::make_unique<Ui>(window_.get(), config.empty() ? "" : config + "/imgui.ini");
-  if (saved_.ui_scale != 1.0f) ui_->set_scale(saved_.ui_scale);
+  const float scale = options_.ui_scale.value_or(saved_.ui_scale);  // --ui-scale, else the saved one
+  if (scale != 1.0f) ui_->set_scale(scale);
   ui_stats_.scene_path = options_.scene_path;
 
   if (!options_.record_path.empty()) {

@@ -72,11 +72,16 @@ struct OffscreenView {
     const auto& c = scene.camera;
     camera.set(glm::vec3(float(c.target.x()), float(c.target.y()), float(c.target.z())),
                float(c.distance), float(c.yaw_deg), float(c.pitch_deg));
-    for (const Pane& p : panes)
+    const float scale = o.ui_scale.value_or(1.0f);
+    for (const Pane& p : panes) {
       renderers.push_back(std::make_unique<Renderer>(o.shader_dir, cloth::SimulationView(*p.sim)));
+      renderers.back()->set_marker_scale(scale);
+    }
     target = std::make_unique<OffscreenTarget>(w, h, 4);
-    if (panes.size() > 1 || view_options.caption || view_options.strain_heat_map)
+    if (panes.size() > 1 || view_options.caption || view_options.strain_heat_map) {
       overlay = std::make_unique<ImGuiSession>(context.window.get(), false);
+      overlay->set_scale(scale);
+    }
   }
 
   std::vector<std::uint8_t> render(const std::vector<Pane>& panes) {

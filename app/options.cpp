@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "drape/drape_settings.hpp"
 #include "paths.hpp"
+#include "ui_scale.hpp"
 
 namespace app {
 
@@ -95,6 +96,11 @@ ParseResult parse_command_line(int argc, char** argv) {
   cli.add_option("--view", view_list,
                  "Render modes and overlays, comma-separated: wireframe, heat-map, velocity, force, "
                  "wind, contacts, springs, caption, checker, fabric, no-pins, no-ground, no-shadow");
+  float ui_scale = 1.0f;
+  cli.add_option("--ui-scale", ui_scale,
+                 "Presentation scale of text, markers and arrows, 0.75 to 3 in steps of 0.25 "
+                 "(the window starts at it; Ctrl + / Ctrl - change it)")
+      ->check(CLI::Range(kUiScaleMin, kUiScaleMax));
   cli.add_flag("--parameter-reference", o.parameter_reference,
                "Print the scene parameters' reference table (Markdown, as in docs/scene-format.md) "
                "and exit");
@@ -118,6 +124,7 @@ ParseResult parse_command_line(int argc, char** argv) {
     o.scene_path = case_scene_path(test_case);
   }
   if (cli.count("--view") > 0) o.view = parse_view_list(view_list);
+  if (cli.count("--ui-scale") > 0) o.ui_scale = stepped_ui_scale(ui_scale, 0);
   if (!integrator.empty()) o.overrides.push_back("solver.integrator=" + integrator);
   if (cli.count("--drape-tolerance") > 0) {
     std::ostringstream value;

@@ -35,6 +35,8 @@ struct Options {
   int quit_after_frames = 0;           ///< --quit-after-frames N (0 = run until closed)
   std::string shader_dir;              ///< --shader-dir (default: baked-in source dir)
   std::optional<ViewOptions> view;     ///< --view LIST (absent: the saved view, else the defaults)
+  std::optional<float> ui_scale;       ///< --ui-scale S, on ui_scale.hpp's steps (absent: the saved
+                                       ///< scale in the window, 1 headless)
 };
 
 /// Parses "WxH" (e.g. "1024x768"); nullopt if malformed or outside 16..16384 px.

@@ -30,6 +30,8 @@ const glm::vec3 kPaneSeparator(0.12f, 0.13f, 0.15f);  // the gap between side-by
 const glm::vec3 kLightDir = glm::normalize(glm::vec3(0.45f, 1.0f, 0.6f));
 constexpr float kGroundHalfExtent = 100.0f;  ///< m; the grid fades out long before this
 constexpr float kMarkerSizePx = 9.0f;
+constexpr float kElementLineWidthPx = 1.0f;
+constexpr float kArrowWidthPx = 2.0f;  ///< twice the element lines, so arrows read over them
 constexpr float kCheckerTileM = 0.25f;  ///< one checker image (8 x 8 squares) per 25 cm of cloth
 constexpr float kFabricTileM = 0.08f;   ///< one weave image (16 threads) per 8 cm: 5 mm threads
 const glm::vec4 kShadowColor(0.05f, 0.06f, 0.08f, 0.35f);
@@ -372,9 +374,12 @@ void Renderer::draw(const cloth::SimulationView& sim, const OrbitCamera& camera,
   if (arrow_point_count_ > 0) {
     lines_.use();
     lines_.set("u_view_proj", view_proj);
+    lines_.set("u_viewport_px", glm::vec2(float(vp.width), float(vp.height)));
     glBindVertexArray(arrow_vao_.id());
+    lines_.set("u_line_width_px", kElementLineWidthPx * marker_scale_);
     glDrawArrays(GL_LINES, 0, element_point_count_);
     glDisable(GL_DEPTH_TEST);
+    lines_.set("u_line_width_px", kArrowWidthPx * marker_scale_);
     glDrawArrays(GL_LINES, element_point_count_, arrow_point_count_ - element_point_count_);
     glEnable(GL_DEPTH_TEST);
   }

@@ -33,8 +33,9 @@ class Renderer {
   void draw(const cloth::SimulationView& sim, const OrbitCamera& camera, const Viewport& viewport,
             const ViewOptions& view);
 
-  /// Size of the pin, grab and contact markers relative to normal: the window follows its
-  /// presentation scale (Ctrl + / Ctrl -), so they stay readable from the back of a room.
+  /// Size of the pin, grab and contact markers and width of the arrows and element lines,
+  /// relative to normal: the window follows its presentation scale (Ctrl + / Ctrl -), headless
+  /// pictures --ui-scale, so they stay readable from the back of a room.
   void set_marker_scale(float scale) { marker_scale_ = scale; }
 
   /// A ground plane (drawn with its metre grid, receives the cloth's shadow).

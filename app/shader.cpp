@@ -55,20 +55,21 @@ GLuint compile(GLenum type, const std::string& path) {
 
 ShaderProgram::ShaderProgram(const std::string& dir, const std::string& name) {
   const std::string base = dir + "/" + name;
-  const GLuint vs = compile(GL_VERTEX_SHADER, base + ".vert");
-  GLuint fs = 0;
+  // The stages this program has: vertex and fragment always, a geometry stage where its file is.
+  std::vector<std::pair<GLenum, std::string>> stages = {{GL_VERTEX_SHADER, base + ".vert"}};
+  if (std::ifstream(base + ".geom").good()) stages.emplace_back(GL_GEOMETRY_SHADER, base + ".geom");
+  stages.emplace_back(GL_FRAGMENT_SHADER, base + ".frag");
+  std::vector<GLuint> shaders;
   try {
-    fs = compile(GL_FRAGMENT_SHADER, base + ".frag");
+    for (const auto& [type, path] : stages) shaders.push_back(compile(type, path));
   } catch (...) {
-    glDeleteShader(vs);
+    for (GLuint s : shaders) glDeleteShader(s);
     throw;
   }
   id_ = glCreateProgram();
-  glAttachShader(id_, vs);
-  glAttachShader(id_, fs);
+  for (GLuint s : shaders) glAttachShader(id_, s);
   glLinkProgram(id_);
-  glDeleteShader(vs);  // flagged for deletion; freed with the program
-  glDeleteShader(fs);
+  for (GLuint s : shaders) glDeleteShader(s);  // flagged for deletion; freed with the program
   GLint ok = 0;
   glGetProgramiv(id_, GL_LINK_STATUS, &ok);
   if (ok == GL_FALSE) {
@@ -99,6 +100,9 @@ ShaderProgram& ShaderProgram::operator=(ShaderProgram&& other) noexcept {
 
 void ShaderProgram::set(const char* name, const glm::mat4& m) const {
   glUniformMatrix4fv(glGetUniformLocation(id_, name), 1, GL_FALSE, glm::value_ptr(m));
+}
+void ShaderProgram::set(const char* name, const glm::vec2& v) const {
+  glUniform2fv(glGetUniformLocation(id_, name), 1, glm::value_ptr(v));
 }
 void ShaderProgram::set(const char* name, const glm::vec3& v) const {
   glUniform3fv(glGetUniformLocation(id_, name), 1, glm::value_ptr(v));

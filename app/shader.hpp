@@ -7,12 +7,14 @@
 
 namespace app {
 
-/// A linked vertex + fragment program. Move-only; deletes the GL program on destruction.
+/// A linked vertex (+ geometry) + fragment program. Move-only; deletes the GL program on
+/// destruction.
 class ShaderProgram {
  public:
   ShaderProgram() = default;
-  /// Loads `<dir>/<name>.vert` and `<dir>/<name>.frag`; throws std::runtime_error naming the
-  /// file and carrying the GLSL compiler / linker log.
+  /// Loads `<dir>/<name>.vert`, `<dir>/<name>.geom` where that file exists, and
+  /// `<dir>/<name>.frag`; throws std::runtime_error naming the file and carrying the GLSL
+  /// compiler / linker log.
   ShaderProgram(const std::string& dir, const std::string& name);
   ~ShaderProgram();
   ShaderProgram(ShaderProgram&& other) noexcept;
@@ -25,6 +27,7 @@ class ShaderProgram {
 
   // Uniform setters; a name the compiler optimised away is silently ignored (location -1).
   void set(const char* name, const glm::mat4& m) const;
+  void set(const char* name, const glm::vec2& v) const;
   void set(const char* name, const glm::vec3& v) const;
   void set(const char* name, const glm::vec4& v) const;
   void set(const char* name, float f) const;

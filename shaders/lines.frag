@@ -1,6 +1,6 @@
 #version 330 core
-in vec3 v_color;
+in vec3 g_color;
 
 out vec4 frag_color;
 
-void main() { frag_color = vec4(v_color, 1.0); }
+void main() { frag_color = vec4(g_color, 1.0); }

@@ -1,5 +1,6 @@
 #version 330 core
-// Coloured line segments in world space (the velocity / force / wind arrows).
+// Coloured line segments in world space (element lines and the velocity / force / wind arrows),
+// widened to quads by lines.geom.
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_color;
 

@@ -59,4 +59,24 @@ for mode in modes:
     print(f"{verdict}: --view {mode}: {changed} pixels ({100 * share:.2f}%) differ from the plain picture")
 sys.exit(1 if failed else 0)
 PY
-echo "PASS: ${#modes[@]} render modes, no OpenGL error, each visibly different"
+# The presentation scale widens the arrows (and the markers): at --ui-scale 2 the velocity arrows
+# of the same headless run cover about twice the pixels they cover at scale 1 (lines.geom).
+xvfb-run -a -s "-screen 0 1280x800x24" "$bin" --headless --frames 20 --scene "$root/assets/scenes/case2_flag.json" \
+  --window 480x270 --view velocity --ui-scale 2 --screenshot "$tmp/velocity-scaled.png" >"$tmp/scaled.log" 2>&1 ||
+  { cat "$tmp/scaled.log" >&2; fail "--ui-scale 2 exited with status $?"; }
+python3 - "$root/tests/app" "$tmp" <<'PY' || fail "the arrows do not follow the presentation scale"
+import sys
+sys.path.insert(0, sys.argv[1])
+from png_check import decode_png
+
+def green(path):  # the velocity arrows' colour (0.20, 0.85, 0.30); nothing else in the flag scene
+    w, h, ch, rows = decode_png(path)
+    return sum(1 for row in rows for x in range(w)
+               if row[x * ch + 1] > 150 and row[x * ch] < 110 and row[x * ch + 2] < 130)
+
+one, two = green(f"{sys.argv[2]}/velocity.png"), green(f"{sys.argv[2]}/velocity-scaled.png")
+ratio = two / max(one, 1)
+print(f"velocity arrows: {one} px at scale 1, {two} px at scale 2 (x{ratio:.2f})")
+sys.exit(0 if one >= 200 and 1.6 <= ratio <= 2.6 else 1)
+PY
+echo "PASS: ${#modes[@]} render modes, no OpenGL error, each visibly different; arrows scale"
