@@ -319,6 +319,7 @@ Scene parse_scene(const json& doc, const std::string& source_dir, std::vector<st
     scene.mesh = parse_mesh(c.at("mesh"), source_dir, scene.grid, warnings);
     const std::string model = c.string("model", "springs");
     scene.model = value_named<ModelType>(model, "cloth.model");
+    if (scene.model == ModelType::Springs && !scene.grid) warnings.push_back(kSpringsOnAMeshFile);
     if (c.has("material")) scene.material = parse_material(c.at("material"), scene.model, warnings);
     if (c.has("pins")) scene.pins = parse_pins(c.at("pins"), warnings);
     if (c.has("slides")) scene.slides = parse_slides(c.at("slides"), warnings);

@@ -142,6 +142,12 @@ struct Scene {
 /// it parses (numbers, arrays, true/false), otherwise as a string. Throws InputError.
 void apply_override(nlohmann::json& doc, const std::string& assignment);
 
+/// The warning of a springs cloth on a mesh file: a spring network cannot carry a membrane's
+/// moduli on uneven triangles (docs/physics.md, "Mass-spring model", calibration).
+inline constexpr const char* kSpringsOnAMeshFile =
+    "cloth.model 'springs' on a mesh file: its springs take k = stretch per edge, so stretch and "
+    "shear are not the sheet's moduli there; 'edge-area' and 'baraff-witkin' hold them on any mesh";
+
 /// Turns a scene document into a Scene. Unknown keys are appended to `warnings` (one line each,
 /// naming the key); wrong types, out-of-range values and missing files throw InputError naming
 /// the key or file.

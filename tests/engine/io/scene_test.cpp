@@ -152,6 +152,27 @@ TEST(Scene, MissingAndMalformedFilesAreOneLineErrors) {
   EXPECT_EQ(parse(doc).mesh.vertex_count(), 4);
 }
 
+// A springs cloth on a mesh file is told, in one line, that its parameters are not its moduli
+// there; on a grid, or with a model that holds them on any mesh, nothing is said.
+TEST(Scene, SpringsOnAMeshFileWarnsThatStretchIsNotItsModulus) {
+  const auto warnings_of = [](const json& doc) {
+    std::vector<std::string> w;
+    parse(doc, &w);
+    return w;
+  };
+  json doc = minimal();
+  EXPECT_TRUE(warnings_of(doc).empty());
+  doc["cloth"]["mesh"] = {{"obj", "quad_with_uv.obj"}};
+  const std::vector<std::string> springs = warnings_of(doc);
+  ASSERT_EQ(springs.size(), 1u);
+  EXPECT_EQ(springs[0], kSpringsOnAMeshFile);
+  EXPECT_EQ(springs[0].find('\n'), std::string::npos);
+  for (const char* model : {"edge-area", "baraff-witkin"}) {
+    doc["cloth"]["model"] = model;
+    EXPECT_TRUE(warnings_of(doc).empty()) << model;
+  }
+}
+
 TEST(Scene, PinsResolveToGridVertices) {
   json doc = minimal();  // 5 x 9
   doc["cloth"]["pins"] = json::parse(
