@@ -35,6 +35,7 @@
 // keep the symmetric term -k_d d2C/dx2 C_dot in dfdx and drop -k_d dC/dx (dC_dot/dx)^T, as the paper
 // advises (it breaks symmetry; dropping all of eq. 12 is what causes trouble). dfdv is exact.
 #include <array>
+#include <type_traits>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -117,42 +118,36 @@ Condition<9, 1> shear_condition(const StretchShearTriangle& t, const std::vector
 /// not depend on which triangle is A: swapping them reverses e and exchanges n_A, n_B.
 Condition<12, 1> bend_condition(const BendEdge& e, const std::vector<Vec3>& x, bool hessian = true);
 
-/// Energy, force and Jacobians of E = k/2 C^T C (eqs. 7-8) plus damping d = -k_d dC/dx C_dot
+/// Energy, force and Jacobians of E = 1/2 C^T k C (eqs. 7-8) plus damping d = -dC/dx k_d C_dot
 /// (eq. 11) for element velocities vel (N values, same order as the condition's coordinates).
-template <int N, int M>
-ElementEval<N> evaluate_condition(const Condition<N, M>& c, double k, double k_d,
+/// k and k_d are scalars (Baraff & Witkin's conditions, each with its own stiffness) or
+/// symmetric M x M matrices, for elements whose conditions are coupled (the edge-area membrane's
+/// three edge strains). Either way dfdx and dfdv are symmetric bit for bit: A stores one block of
+/// each pair (jacobian_target.hpp).
+template <int N, int M, typename Weight>
+ElementEval<N> evaluate_condition(const Condition<N, M>& c, const Weight& k, const Weight& k_d,
                                   const Eigen::Matrix<double, N, 1>& vel) {
-  ElementEval<N> out;
-  const Eigen::Matrix<double, M, 1> c_dot = c.grad.transpose() * vel;
-  out.energy = 0.5 * k * c.value.squaredNorm();
-  out.force = -c.grad * (k * c.value + k_d * c_dot);
-  // lazyProduct: see definite_stiffness below (stretch's 9 x 2 by 2 x 9 product went through
-  // Eigen's general matrix-matrix kernel). The scale outside the product keeps entry (i, j)
-  // bit for bit entry (j, i): A stores one of each pair of blocks (jacobian_target.hpp).
-  out.dfdx = -k * c.grad.lazyProduct(c.grad.transpose());
-  for (int m = 0; m < M; ++m) out.dfdx -= (k * c.value[m] + k_d * c_dot[m]) * c.hess[m];
-  out.dfdv = -k_d * c.grad.lazyProduct(c.grad.transpose());
-  return out;
-}
-
-/// evaluate_condition with matrices in place of the scalars: E = 1/2 C^T k C and damping
-/// d = -dC/dx k_d C_dot (k, k_d symmetric M x M), for elements whose conditions are coupled (the
-/// edge-area membrane's three edge strains). dfdx and dfdv are made symmetric bit for bit.
-template <int N, int M>
-ElementEval<N> evaluate_quadratic_form(const Condition<N, M>& c, const Eigen::Matrix<double, M, M>& k,
-                                       const Eigen::Matrix<double, M, M>& k_d,
-                                       const Eigen::Matrix<double, N, 1>& vel) {
+  constexpr bool scalar = std::is_arithmetic_v<Weight>;
   ElementEval<N> out;
   const Eigen::Matrix<double, M, 1> c_dot = c.grad.transpose() * vel;
   const Eigen::Matrix<double, M, 1> k_c = k * c.value;
   const Eigen::Matrix<double, M, 1> weights = k_c + k_d * c_dot;
-  out.energy = 0.5 * c.value.dot(k_c);
   out.force = -c.grad * weights;
-  const Eigen::Matrix<double, N, N> stiffness = (c.grad * k).lazyProduct(c.grad.transpose());
-  out.dfdx = -0.5 * (stiffness + stiffness.transpose());
+  // lazyProduct: see definite_stiffness below (stretch's 9 x 2 by 2 x 9 product went through
+  // Eigen's general matrix-matrix kernel). A scale outside the product keeps entry (i, j) bit for
+  // bit entry (j, i); a matrix in the middle needs the symmetric part taken.
+  if constexpr (scalar) {
+    out.energy = 0.5 * k * c.value.squaredNorm();
+    out.dfdx = -k * c.grad.lazyProduct(c.grad.transpose());
+    out.dfdv = -k_d * c.grad.lazyProduct(c.grad.transpose());
+  } else {
+    out.energy = 0.5 * c.value.dot(k_c);
+    const Eigen::Matrix<double, N, N> stiffness = (c.grad * k).lazyProduct(c.grad.transpose());
+    out.dfdx = -0.5 * (stiffness + stiffness.transpose());
+    const Eigen::Matrix<double, N, N> viscosity = (c.grad * k_d).lazyProduct(c.grad.transpose());
+    out.dfdv = -0.5 * (viscosity + viscosity.transpose());
+  }
   for (int m = 0; m < M; ++m) out.dfdx -= weights[m] * c.hess[m];
-  const Eigen::Matrix<double, N, N> viscosity = (c.grad * k_d).lazyProduct(c.grad.transpose());
-  out.dfdv = -0.5 * (viscosity + viscosity.transpose());
   return out;
 }
 

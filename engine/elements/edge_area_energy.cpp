@@ -128,7 +128,7 @@ ElementEval<9> eval_edge_area(const EdgeAreaTriangle& t, const std::vector<Vec3>
   k(3, 3) = 2 * beta * t.rest_area;
   k_d.topLeftCorner<3, 3>() = k_damp * (t.axial_form + t.shear_form);
   k_d(3, 3) = k_damp * t.rest_area;
-  return evaluate_quadratic_form(edge_area_conditions(t, x), k, k_d, gather<3>(t.v, v));
+  return evaluate_condition(edge_area_conditions(t, x), k, k_d, gather<3>(t.v, v));
 }
 
 }  // namespace cloth
