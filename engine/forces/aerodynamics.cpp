@@ -49,9 +49,38 @@ Vec3 triangle_force(const Flow& f) {
 
 }  // namespace
 
-Vec3 aero_force(const std::array<Vec3, 3>& x, const std::array<Vec3, 3>& v, const AirDrag& drag, const Vec3& air) {
-  const std::optional<Flow> f = flow(x, v, drag, air);
-  return f ? Vec3(triangle_force(*f) / 3.0) : Vec3::Zero();
+void add_aero_forces(const std::vector<std::array<int, 3>>& triangles, const std::vector<Vec3>& x,
+                     const std::vector<Vec3>& v, const AirDrag& drag, const WindField& wind, double t,
+                     AeroScratch& scratch, std::vector<Vec3>& f) {
+  if (!drag.any()) return;
+  const Eigen::Index count = Eigen::Index(triangles.size());
+  auto& [nx, ny, nz, ux, uy, uz] = scratch;
+  for (Eigen::ArrayXd* a : {&nx, &ny, &nz, &ux, &uy, &uz}) a->resize(count);
+  for (Eigen::Index k = 0; k < count; ++k) {
+    const auto& tri = triangles[size_t(k)];
+    const Vec3 &x0 = x[size_t(tri[0])], &x1 = x[size_t(tri[1])], &x2 = x[size_t(tri[2])];
+    const Vec3 normal = (x1 - x0).cross(x2 - x0);
+    const Vec3 u = (v[size_t(tri[0])] + v[size_t(tri[1])] + v[size_t(tri[2])]) / 3.0 -
+                   wind.velocity((x0 + x1 + x2) / 3.0, t, nullptr);
+    nx[k] = normal.x(), ny[k] = normal.y(), nz[k] = normal.z();
+    ux[k] = u.x(), uy[k] = u.y(), uz[k] = u.z();
+  }
+  // flow() and triangle_force() on whole arrays, the same operations in the same order.
+  const double kq = drag.q / 2.0, kn = drag.air_density * drag.drag_normal / 4.0,
+               kt = drag.air_density * drag.drag_tangential / 4.0;
+  const Eigen::ArrayXd len = (nx * nx + ny * ny + nz * nz).sqrt();
+  const Eigen::ArrayXd len2 = len * len;
+  const Eigen::ArrayXd a = nx * ux + ny * uy + nz * uz;
+  const Eigen::ArrayXd sa = (kq / len + kn * a.abs() / len2) * a;
+  const Eigen::ArrayXd tx = ux - a * nx / len2, ty = uy - a * ny / len2, tz = uz - a * nz / len2;
+  const Eigen::ArrayXd tangential = kt * len * (tx * tx + ty * ty + tz * tz).sqrt();
+  for (Eigen::Index k = 0; k < count; ++k) {
+    if (len[k] < 1e-14) continue;  // collapsed: no area to push on
+    Vec3 force = -sa[k] * Vec3(nx[k], ny[k], nz[k]);
+    if (kt > 0 && tangential[k] > 0) force -= tangential[k] * Vec3(tx[k], ty[k], tz[k]);
+    force /= 3.0;
+    for (int i : triangles[size_t(k)]) f[size_t(i)] += force;
+  }
 }
 
 AeroTriangle aero_triangle(const std::array<Vec3, 3>& x, const std::array<Vec3, 3>& v,

@@ -35,16 +35,9 @@ void compute_external_forces(const ClothModel& model, const ClothState& state,
   const double c = model.material.velocity_damping;
   // Gravity F_G = m g and the report's velocity damping a_d = -c v (as a force: -m c v).
   for (int i = 0; i < n; ++i) f[i] = model.mass[i] * (ext.gravity - c * state.v[i]);
-  const AirDrag drag = air_drag(ext, model.material);
-  if (drag.any()) {
-    for (const auto& tri : model.mesh.triangles) {
-      const std::array<Vec3, 3> x{state.x[tri[0]], state.x[tri[1]], state.x[tri[2]]};
-      const std::array<Vec3, 3> v{state.v[tri[0]], state.v[tri[1]], state.v[tri[2]]};
-      const Vec3 air = ext.wind.velocity((x[0] + x[1] + x[2]) / 3.0, t, nullptr);
-      const Vec3 fa = aero_force(x, v, drag, air);
-      for (int k : tri) f[k] += fa;
-    }
-  }
+  // One scratch per thread: this is a free function, called from every explicit step and stage.
+  thread_local AeroScratch scratch;
+  add_aero_forces(model.mesh.triangles, state.x, state.v, air_drag(ext, model.material), ext.wind, t, scratch, f);
 }
 
 Energies compute_energies(const ClothModel& model, const ClothState& state, const Vec3& gravity) {

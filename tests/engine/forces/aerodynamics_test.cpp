@@ -72,8 +72,12 @@ TEST(Aero, ForceAndJacobiansMatchFiniteDifferences) {
       std::array<Vec3, 3> x{rnd(rng, 1), rnd(rng, 1), rnd(rng, 1)}, v{rnd(rng, 2), rnd(rng, 2), rnd(rng, 2)};
       if (trial % 5 == 0) x[2] = x[0] + 1e-3 * (x[1] - x[0]) + 1e-3 * rnd(rng, 1);  // sliver triangle
       const AeroTriangle a = force(x, v);
-      const Vec3 air = w.velocity((x[0] + x[1] + x[2]) / 3.0, 0.3, nullptr);
-      EXPECT_EQ(aero_force(x, v, drag, air), a.force) << "the explicit steps' force without derivatives";
+      // The explicit steps' batch gives each vertex the same force, without derivatives.
+      const std::vector<Vec3> xs(x.begin(), x.end()), vs(v.begin(), v.end());
+      std::vector<Vec3> batch(3, Vec3::Zero());
+      AeroScratch scratch;
+      add_aero_forces({{0, 1, 2}}, xs, vs, drag, w, 0.3, scratch, batch);
+      for (const Vec3& fb : batch) EXPECT_LE((fb - a.force).norm(), 1e-13 * (1 + a.force.norm()));
       for (int k = 0; k < 3; ++k) {
         double best_x = 1e9, best_v = 1e9;
         for (double eps = 1e-4; eps >= 1e-8; eps /= 10) {
@@ -97,6 +101,41 @@ TEST(Aero, ForceAndJacobiansMatchFiniteDifferences) {
       EXPECT_LE(eig.eigenvalues().maxCoeff(), 1e-12) << "drag never pushes along the motion";
     }
   }
+}
+
+// The batch on a mesh (more triangles than a vector's lanes, one collapsed, shared vertices)
+// adds to each vertex a third of each of its triangles' forces, as aero_triangle gives them.
+TEST(Aero, BatchOnAMeshAddsAThirdOfEachTrianglesForce) {
+  std::mt19937 rng(11);
+  std::vector<Vec3> x, v;
+  for (int i = 0; i < 9; ++i) {
+    x.push_back(rnd(rng, 1));
+    v.push_back(rnd(rng, 2));
+  }
+  x[8] = x[7];  // triangle {6, 7, 8} has no area
+  const std::vector<std::array<int, 3>> triangles = {{0, 1, 2}, {1, 3, 2}, {2, 3, 4}, {3, 5, 4}, {4, 5, 6},
+                                                     {5, 7, 6}, {6, 7, 8}, {0, 2, 4}, {1, 4, 7}};
+  const WindField w = wind_of(WindField::Type::Gusty);
+  const AirDrag drag{.q = 0.3, .air_density = 1.2, .drag_normal = 1.5, .drag_tangential = 0.05};
+  std::vector<Vec3> expected(x.size(), Vec3::Zero());
+  for (const auto& t : triangles) {
+    const std::array<Vec3, 3> xt{x[size_t(t[0])], x[size_t(t[1])], x[size_t(t[2])]};
+    const std::array<Vec3, 3> vt{v[size_t(t[0])], v[size_t(t[1])], v[size_t(t[2])]};
+    const Vec3 air = w.velocity((xt[0] + xt[1] + xt[2]) / 3.0, 0.7, nullptr);
+    const Vec3 f = aero_triangle(xt, vt, drag, air, Eigen::Matrix3d::Zero()).force;
+    for (int i : t) expected[size_t(i)] += f;
+  }
+  std::vector<Vec3> batch(x.size(), Vec3(1, 2, 3));  // added to what is there
+  AeroScratch scratch;
+  add_aero_forces(triangles, x, v, drag, w, 0.7, scratch, batch);
+  for (size_t i = 0; i < x.size(); ++i) {
+    EXPECT_LE((batch[i] - Vec3(1, 2, 3) - expected[i]).norm(), 1e-13 * (1 + expected[i].norm())) << i;
+  }
+  EXPECT_GT(expected[0].norm(), 1e-3);  // the forces are not trivially zero
+  // No air, no force.
+  std::vector<Vec3> none(x.size(), Vec3::Zero());
+  add_aero_forces(triangles, x, v, AirDrag{}, w, 0.7, scratch, none);
+  for (const Vec3& f : none) EXPECT_EQ(f, Vec3::Zero());
 }
 
 TEST(Aero, QuadraticForceIsHalfRhoCAVSquared) {
