@@ -54,7 +54,7 @@ void add_aero_forces(const std::vector<std::array<int, 3>>& triangles, const std
                      AeroScratch& scratch, std::vector<Vec3>& f) {
   if (!drag.any()) return;
   const Eigen::Index count = Eigen::Index(triangles.size());
-  auto& [nx, ny, nz, ux, uy, uz] = scratch;
+  auto& [nx, ny, nz, ux, uy, uz, len, len2, sa, tx, ty, tz, tangential] = scratch;
   for (Eigen::ArrayXd* a : {&nx, &ny, &nz, &ux, &uy, &uz}) a->resize(count);
   for (Eigen::Index k = 0; k < count; ++k) {
     const auto& tri = triangles[size_t(k)];
@@ -68,12 +68,15 @@ void add_aero_forces(const std::vector<std::array<int, 3>>& triangles, const std
   // flow() and triangle_force() on whole arrays, the same operations in the same order.
   const double kq = drag.q / 2.0, kn = drag.air_density * drag.drag_normal / 4.0,
                kt = drag.air_density * drag.drag_tangential / 4.0;
-  const Eigen::ArrayXd len = (nx * nx + ny * ny + nz * nz).sqrt();
-  const Eigen::ArrayXd len2 = len * len;
-  const Eigen::ArrayXd a = nx * ux + ny * uy + nz * uz;
-  const Eigen::ArrayXd sa = (kq / len + kn * a.abs() / len2) * a;
-  const Eigen::ArrayXd tx = ux - a * nx / len2, ty = uy - a * ny / len2, tz = uz - a * nz / len2;
-  const Eigen::ArrayXd tangential = kt * len * (tx * tx + ty * ty + tz * tz).sqrt();
+  // Assigning to an array of the same size reuses its storage; `a` (N . u) is kept in `sa` until
+  // s a replaces it.
+  len = (nx * nx + ny * ny + nz * nz).sqrt();
+  len2 = len * len;
+  Eigen::ArrayXd& a = sa;
+  a = nx * ux + ny * uy + nz * uz;
+  tx = ux - a * nx / len2, ty = uy - a * ny / len2, tz = uz - a * nz / len2;
+  sa = (kq / len + kn * a.abs() / len2) * a;
+  tangential = kt * len * (tx * tx + ty * ty + tz * tz).sqrt();
   for (Eigen::Index k = 0; k < count; ++k) {
     if (len[k] < 1e-14) continue;  // collapsed: no area to push on
     Vec3 force = -sa[k] * Vec3(nx[k], ny[k], nz[k]);

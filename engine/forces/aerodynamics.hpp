@@ -40,9 +40,12 @@ struct AeroTriangle {
   Eigen::Matrix3d dfdv;                  ///< ∂f_i/∂v_k (the same for every i and k), N*s/m; NSD
 };
 
-/// Per-triangle arrays of add_aero_forces, kept between calls so that a step allocates nothing.
+/// Per-triangle arrays of add_aero_forces, kept between calls so that a step allocates nothing:
+/// the gathered normals N and relative velocities u, and what the force is made of.
 struct AeroScratch {
-  Eigen::ArrayXd nx, ny, nz, ux, uy, uz;
+  Eigen::ArrayXd nx, ny, nz, ux, uy, uz;  ///< gathered N = 2 A n and u
+  Eigen::ArrayXd len, len2, sa;           ///< |N|, |N|^2, s a
+  Eigen::ArrayXd tx, ty, tz, tangential;  ///< u_t and kt |N| |u_t|
 };
 
 /// Adds every triangle's air force, aero_triangle's without its derivatives (what an explicit
