@@ -47,6 +47,9 @@ App::App(const Options& options, const std::vector<PaneScene>& scenes)
                                           "clothsim - " + scene_.name, true, 4})),
       panes_(make_panes(scenes)) {
   glfwSwapInterval(1);
+  const auto* gl_renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  ui_state_.render_scale =
+      clamped_render_scale(options_.render_scale.value_or(default_render_scale(gl_renderer ? gl_renderer : "")));
   const std::string config = config_dir();
   if (!config.empty()) {
     std::error_code ec;
@@ -620,6 +623,7 @@ void App::write_stats() {
   doc["app"]["active_pane"] = active_;
   doc["app"]["popup_open"] = ui_ && ui_->popup_open();
   doc["app"]["ui_scale"] = ui_->scale();
+  doc["app"]["render_scale"] = ui_state_.render_scale;
   doc["app"]["fullscreen"] = glfwGetWindowMonitor(window_.get()) != nullptr;
   doc["app"]["view"] = {{"wireframe", ui_state_.view.wireframe},
                         {"caption", ui_state_.view.caption},
@@ -692,10 +696,19 @@ int App::run() {
     double draw_ms = 0;
     glfwGetFramebufferSize(window_.get(), &fb_w, &fb_h);
     if (fb_w > 0 && fb_h > 0) {  // 0 x 0 while minimised
-      glBindFramebuffer(GL_FRAMEBUFFER, 0);
-      for (const std::unique_ptr<Renderer>& r : renderers_) r->set_marker_scale(ui_->scale());
-      draw_panes(renderers_, panes_, framebuffer_pane_rects(fb_w, fb_h), camera_, fb_w, fb_h, ui_state_.view,
-                 ui_state_.replay.active());
+      // Markers and arrows are sized in the picture's pixels: at a reduced resolution they are
+      // drawn smaller by as much as the picture is scaled up.
+      const LayerSize picture =
+          ui_state_.render_scale < 1 ? scaled_layer_size(fb_w, fb_h, ui_state_.render_scale) : LayerSize{fb_w, fb_h};
+      if (ui_state_.render_scale < 1)
+        scene_layer_.bind(picture);
+      else
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+      for (const std::unique_ptr<Renderer>& r : renderers_)
+        r->set_marker_scale(ui_->scale() * float(picture.width) / float(fb_w));
+      draw_panes(renderers_, panes_, framebuffer_pane_rects(picture.width, picture.height), camera_, picture.width,
+                 picture.height, ui_state_.view, ui_state_.replay.active());
+      if (ui_state_.render_scale < 1) scene_layer_.present(fb_w, fb_h);
       ui_->render();
       draw_ms = ms_since(draw_start);
       if (const std::string error = take_gl_errors("drawing a frame"); !error.empty() && error != ui_stats_.message)

@@ -18,6 +18,7 @@
 #include "recorder.hpp"
 #include "settings_store.hpp"
 #include "renderer.hpp"
+#include "scene_layer.hpp"
 #include "pane.hpp"
 #include "pane_layout.hpp"
 #include "ui.hpp"
@@ -121,6 +122,7 @@ class App {
   int mouse_pane_ = 0;  ///< the pane the current (or last) mouse press was in
   OrbitCamera camera_;  ///< shared: every pane shows the same view
   std::vector<std::unique_ptr<Renderer>> renderers_;  ///< one per pane
+  SceneLayer scene_layer_;  ///< the panes' picture when ui_state_.render_scale < 1
   std::unique_ptr<Ui> ui_;
   Recorder recorder_;
   FrameExports exports_;  ///< the first pane's frames (--export-sequence, --export-pc2, Scene panel)

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "drape/drape_settings.hpp"
 #include "paths.hpp"
+#include "render_scale.hpp"
 #include "ui_scale.hpp"
 
 namespace app {
@@ -101,6 +102,11 @@ ParseResult parse_command_line(int argc, char** argv) {
                  "Presentation scale of text, markers and arrows, 0.75 to 3 in steps of 0.25 "
                  "(the window starts at it; Ctrl + / Ctrl - change it)")
       ->check(CLI::Range(kUiScaleMin, kUiScaleMax));
+  float render_scale = 1.0f;
+  cli.add_option("--render-scale", render_scale,
+                 "Window: draw the cloth panes at this fraction of the window's width and height, "
+                 "0.25 to 1, scaled up under the panel (default 1 on a GPU, 0.5 on a software renderer)")
+      ->check(CLI::Range(double(kMinRenderScale), 1.0));
   cli.add_flag("--parameter-reference", o.parameter_reference,
                "Print the scene parameters' reference table (Markdown, as in docs/scene-format.md) "
                "and exit");
@@ -125,6 +131,7 @@ ParseResult parse_command_line(int argc, char** argv) {
   }
   if (cli.count("--view") > 0) o.view = parse_view_list(view_list);
   if (cli.count("--ui-scale") > 0) o.ui_scale = stepped_ui_scale(ui_scale, 0);
+  if (cli.count("--render-scale") > 0) o.render_scale = render_scale;
   if (!integrator.empty()) o.overrides.push_back("solver.integrator=" + integrator);
   if (cli.count("--drape-tolerance") > 0) {
     std::ostringstream value;

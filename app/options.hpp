@@ -37,6 +37,8 @@ struct Options {
   std::optional<ViewOptions> view;     ///< --view LIST (absent: the saved view, else the defaults)
   std::optional<float> ui_scale;       ///< --ui-scale S, on ui_scale.hpp's steps (absent: the saved
                                        ///< scale in the window, 1 headless)
+  std::optional<float> render_scale;   ///< --render-scale S: the window's panes drawn at S of its
+                                       ///< width and height (absent: render_scale.hpp's default)
 };
 
 /// Parses "WxH" (e.g. "1024x768"); nullopt if malformed or outside 16..16384 px.

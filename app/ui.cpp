@@ -33,6 +33,7 @@
 #include "paths.hpp"
 
 #include "picture_overlay.hpp"
+#include "render_scale.hpp"
 #include "replay_timeline.hpp"
 
 namespace app {
@@ -584,6 +585,11 @@ void Ui::view_section(UiState& state, const UiStats& stats, UiActions& actions) 
   ImGui::SameLine();
   ImGui::Checkbox("plots", &state.show_plots);
   tip("Live plots of the last steps: time split, CG iterations, energy, step size (P)");
+  ImGui::SliderFloat("resolution", &state.render_scale, kMinRenderScale, 1.0f, "%.2f x window");
+  state.render_scale = clamped_render_scale(state.render_scale);
+  tip("Draw the cloth's picture at this fraction of the window's width and height, scaled up "
+      "under the panel: below 1 a software renderer (no GPU) draws faster; 0.5 is its default "
+      "(--render-scale)");
   if (ImGui::BeginCombo("texture", cloth_texture_name(state.view.texture))) {
     for (ClothTexture t : {ClothTexture::None, ClothTexture::Checker, ClothTexture::Fabric}) {
       if (ImGui::Selectable(cloth_texture_name(t), t == state.view.texture)) state.view.texture = t;

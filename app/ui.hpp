@@ -24,6 +24,7 @@ struct UiState {
   bool show_help = false;
   bool show_plots = false;  ///< the live plots window (P)
   float time_scale = 1.0f;  ///< simulated seconds per real second (slow motion below 1)
+  float render_scale = 1.0f;  ///< the panes drawn at this fraction of the window (render_scale.hpp)
   ViewOptions view;
   ReplayPlayer replay;  ///< live, or a past moment of the run (the simulations wait meanwhile)
 };

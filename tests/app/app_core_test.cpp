@@ -13,6 +13,7 @@
 #include "camera.hpp"
 #include "draw_pacer.hpp"
 #include "frame_timing.hpp"
+#include "render_scale.hpp"
 #include "software_gl.hpp"
 #include "normals.hpp"
 #include "options.hpp"
@@ -57,8 +58,17 @@ TEST(Options, BadArgumentsGiveAnExitCode) {
   EXPECT_NE(parse({"--window", "12"}).exit_code.value_or(0), 0);
   EXPECT_NE(parse({"--frames", "many"}).exit_code.value_or(0), 0);
   EXPECT_NE(parse({"--no-such-flag"}).exit_code.value_or(0), 0);
+  EXPECT_NE(parse({"--render-scale", "0.1"}).exit_code.value_or(0), 0);
+  EXPECT_NE(parse({"--render-scale", "1.5"}).exit_code.value_or(0), 0);
   testing::internal::GetCapturedStderr();
   testing::internal::GetCapturedStdout();
+}
+
+TEST(Options, RenderScaleOnlyWhenGiven) {
+  EXPECT_FALSE(parse({}).options.render_scale) << "absent: the renderer decides";
+  const auto r = parse({"--render-scale", "0.5"});
+  ASSERT_FALSE(r.exit_code);
+  EXPECT_EQ(r.options.render_scale, 0.5f);
 }
 
 TEST(Options, CompareTakesOneSweep) {
@@ -152,6 +162,20 @@ TEST(SoftwareGl, MesaAndSwiftShaderRasterisersAreRecognisedGpusAreNot) {
   EXPECT_FALSE(app::is_software_renderer("NVIDIA GeForce RTX 3060/PCIe/SSE2"));
   EXPECT_FALSE(app::is_software_renderer("Mesa Intel(R) UHD Graphics 620 (KBL GT2)"));
   EXPECT_FALSE(app::is_software_renderer(""));
+}
+
+TEST(RenderScale, HalfOnACpuRasteriserFullOnAGpuClampedAndWholePixels) {
+  EXPECT_EQ(app::default_render_scale("llvmpipe (LLVM 15.0.6, 256 bits)"), app::kSoftwareRenderScale);
+  EXPECT_EQ(app::default_render_scale("NVIDIA GeForce RTX 3060/PCIe/SSE2"), 1.0f);
+  EXPECT_EQ(app::clamped_render_scale(std::nanf("")), 1.0f);
+  EXPECT_EQ(app::clamped_render_scale(0.1f), app::kMinRenderScale);
+  EXPECT_EQ(app::clamped_render_scale(2.0f), 1.0f);
+  EXPECT_EQ(app::clamped_render_scale(0.75f), 0.75f);
+  // Half of 1280 x 720 is exactly 640 x 360: the copy up is a whole multiple (scene_layer.cpp).
+  EXPECT_EQ(app::scaled_layer_size(1280, 720, 0.5f), (app::LayerSize{640, 360}));
+  EXPECT_EQ(app::scaled_layer_size(1281, 721, 0.5f), (app::LayerSize{641, 361})) << "rounded, not truncated";
+  EXPECT_EQ(app::scaled_layer_size(1, 1, 0.25f), (app::LayerSize{1, 1})) << "never empty";
+  EXPECT_EQ(app::scaled_layer_size(1280, 720, 0.01f), (app::LayerSize{320, 180})) << "clamped to 0.25";
 }
 
 TEST(Camera, ProjectInvertsRayThrough) {
