@@ -6,7 +6,8 @@
 #   bench/app_frame_bench.sh [OUT.csv]   (default out/app-frame.csv)
 # Displayed frames per size: 300, 200, 90 (the default scene's Verlet at 100 substeps takes about a
 # second per displayed frame at 100²); APP_FRAME_BENCH_RUNS="32:300 64:200 100:90" sets others
-# (more than the 30 warm-up frames each), e.g. on a busy machine.
+# (more than the 30 warm-up frames each), e.g. on a busy machine. APP_FRAME_BENCH_ARGS adds app
+# options, e.g. "--render-scale 1" for the panes at full resolution (app/render_scale.hpp).
 # Needs Xvfb (scripts/install-deps.sh). Not a test: nothing here asserts a time.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,17 +24,17 @@ for _ in $(seq 100); do [ -s "$tmp/display" ] && break; sleep 0.1; done
 export DISPLAY=":$(head -n1 "$tmp/display")"
 
 mkdir -p "$(dirname "$out")"
-echo "resolution,vertices,integrator,frames,median_frame_ms,median_sim_ms,median_draw_ms,mean_sim_ms,mean_draw_ms,draw_share,skipped_draws" >"$out"
+echo "resolution,render_scale,vertices,integrator,frames,median_frame_ms,median_sim_ms,median_draw_ms,mean_sim_ms,mean_draw_ms,draw_share,skipped_draws" >"$out"
 for run in ${APP_FRAME_BENCH_RUNS:-32:300 64:200 100:90}; do
   n=${run%%:*} frames=${run##*:}
   build/app/clothsim --scene assets/scenes/default.json --set "cloth.mesh.grid.resolution=[$n,$n]" \
-    --window 1280x720 --quit-after-frames "$frames" --stats "$tmp/s$n.json" >/dev/null
+    --window 1280x720 --quit-after-frames "$frames" --stats "$tmp/s$n.json" ${APP_FRAME_BENCH_ARGS:-} >/dev/null
   python3 - "$tmp/s$n.json" "$n" >>"$out" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 t = doc["app"]["frame_timing"]
 share = t["mean_draw_ms"] / (t["mean_draw_ms"] + t["mean_sim_ms"])
-print(f"{sys.argv[2]},{doc['vertices']},{doc['integrator']},{t['frames']},{t['median_frame_ms']:.2f},"
+print(f"{sys.argv[2]},{doc['app']['render_scale']:g},{doc['vertices']},{doc['integrator']},{t['frames']},{t['median_frame_ms']:.2f},"
       f"{t['median_sim_ms']:.2f},{t['median_draw_ms']:.2f},{t['mean_sim_ms']:.2f},{t['mean_draw_ms']:.2f},{share:.2f},"
       f"{t.get('skipped_draws', '')}")
 PY
