@@ -698,12 +698,18 @@ int App::run() {
     if (fb_w > 0 && fb_h > 0) {  // 0 x 0 while minimised
       // Markers and arrows are sized in the picture's pixels: at a reduced resolution they are
       // drawn smaller by as much as the picture is scaled up.
-      const LayerSize picture =
+      LayerSize picture =
           ui_state_.render_scale < 1 ? scaled_layer_size(fb_w, fb_h, ui_state_.render_scale) : LayerSize{fb_w, fb_h};
-      if (ui_state_.render_scale < 1)
-        scene_layer_.bind(picture);
-      else
-        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+      glBindFramebuffer(GL_FRAMEBUFFER, 0);
+      if (ui_state_.render_scale < 1) {
+        try {
+          scene_layer_.bind(picture);
+        } catch (const std::exception& e) {  // a driver without that framebuffer: full resolution
+          report(std::string(e.what()) + "; drawing at full resolution");
+          ui_state_.render_scale = 1;
+          picture = {fb_w, fb_h};
+        }
+      }
       for (const std::unique_ptr<Renderer>& r : renderers_)
         r->set_marker_scale(ui_->scale() * float(picture.width) / float(fb_w));
       draw_panes(renderers_, panes_, framebuffer_pane_rects(picture.width, picture.height), camera_, picture.width,
