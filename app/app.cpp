@@ -512,11 +512,7 @@ void App::save_scene(const std::string& path) {
 void App::toggle_recording() {
   try {
     if (recorder_.active()) {
-      const RecordingSummary r = recorder_.finish();
-      char line[512];
-      std::snprintf(line, sizeof line, "wrote video %s (%d frames, %.1f s)", r.path.c_str(),
-                    r.frames, r.seconds);
-      report(line);
+      report(recorder_.finish().describe());
     } else {
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(window_.get(), &fb_w, &fb_h);
@@ -759,11 +755,7 @@ int App::run() {
 
   persist_settings();
   if (recorder_.active()) {
-    const RecordingSummary r = recorder_.finish();  // throws -> main prints the error, exit 2
-    char line[512];
-    std::snprintf(line, sizeof line, "wrote video %s (%d frames, %.1f s)", r.path.c_str(), r.frames,
-                  r.seconds);
-    report(line);
+    report(recorder_.finish().describe());  // throws -> main prints the error, exit 2
   }
   for (const std::string& line : {exports_.stop_sequence(), exports_.stop_point_cache()})
     if (!line.empty()) report(line);  // a cache that cannot be finished throws -> exit 2

@@ -204,11 +204,7 @@ int run_headless(const Options& o, const std::vector<PaneScene>& scenes) {
               << ")\n";
   }
   if (recorder.active()) {
-    const RecordingSummary r = recorder.finish();
-    char line[512];
-    std::snprintf(line, sizeof line, "clothsim: wrote video %s (%d frames, %.1f s)", r.path.c_str(),
-                  r.frames, r.seconds);
-    std::cout << line << "\n";
+    std::cout << "clothsim: " << recorder.finish().describe() << "\n";
   }
   if (!o.export_obj.empty()) {
     // One file: the first pane's cloth (the others differ only by their overrides).

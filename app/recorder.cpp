@@ -62,6 +62,13 @@ std::string first_line(const std::string& path) {
 
 }  // namespace
 
+std::string RecordingSummary::describe() const {
+  if (frames == 0) return "recording stopped before its first frame: no video written";
+  char line[512];
+  std::snprintf(line, sizeof line, "wrote video %s (%d frames, %.1f s)", path.c_str(), frames, seconds);
+  return line;
+}
+
 Recorder::~Recorder() {
   if (!active()) return;
   try {
@@ -128,6 +135,11 @@ RecordingSummary Recorder::finish() {
   if (!active()) throw std::runtime_error("not recording");
   // A full disk may show only now, when ffmpeg writes the rest of the file and its index.
   const std::string error = close_pipe();
+  if (frames_ == 0) {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);  // ffmpeg's header-only file, or nothing
+    return RecordingSummary{path_, 0, 0.0};
+  }
   if (!error.empty()) throw std::runtime_error(error);
   return RecordingSummary{path_, frames_, double(frames_) / double(fps_)};
 }

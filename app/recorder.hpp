@@ -12,6 +12,9 @@ struct RecordingSummary {
   std::string path;
   int frames = 0;
   double seconds = 0;  ///< frames / fps, s
+  /// One line for the user: "wrote video PATH (N frames, S s)", or, when the recording stopped
+  /// before its first frame, that no video was written.
+  std::string describe() const;
 };
 
 class Recorder {
@@ -29,6 +32,8 @@ class Recorder {
   /// (e.g. the disk is full), with ffmpeg's reason in one line; the recording is then over.
   void add_frame(const std::vector<std::uint8_t>& rgb);
   /// Closes the pipe and waits for ffmpeg; throws, with ffmpeg's reason in one line, if it failed.
+  /// A recording stopped before its first frame (V pressed twice within a frame, a signal right
+  /// after the start) is not a playable mp4: its file is removed (soak test, app_soak).
   RecordingSummary finish();
 
   bool active() const { return pipe_ != nullptr; }

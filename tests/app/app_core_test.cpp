@@ -354,6 +354,22 @@ TEST(Recorder, WritesAPlayableVideo) {
   std::filesystem::remove(path);
 }
 
+// Stopped before its first frame (V twice within one frame, SIGTERM right after V): ffmpeg's file
+// would hold no video stream, so none is left behind and the message says so.
+TEST(Recorder, StoppedBeforeItsFirstFrameLeavesNoFile) {
+  ASSERT_EQ(std::system("command -v ffmpeg >/dev/null 2>&1"), 0) << "ffmpeg not installed";
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "clothsim_recorder_empty_test.mp4").string();
+  app::Recorder r;
+  r.start(path, 64, 48, 30);
+  const app::RecordingSummary s = r.finish();
+  EXPECT_FALSE(r.active());
+  EXPECT_EQ(s.frames, 0);
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_NE(s.describe().find("no video written"), std::string::npos) << s.describe();
+  EXPECT_EQ((app::RecordingSummary{"a.mp4", 30, 0.5}.describe()), "wrote video a.mp4 (30 frames, 0.5 s)");
+}
+
 // The handler only records the signal (the loops act on it), and fires once, so that a second
 // Ctrl-C during a slow shutdown still kills the process.
 TEST(ShutdownSignal, RecordsTheSignalOnceThenRestoresTheDefault) {
