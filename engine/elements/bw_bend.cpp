@@ -1,6 +1,7 @@
 // Baraff-Witkin bend condition (Baraff & Witkin 1998, section 4.3): the signed dihedral angle
 // across an interior edge, with its exact gradient and Hessian, and the bend element array.
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <map>
@@ -88,32 +89,56 @@ namespace {
 // dg_X/dx from dg = -N e_hat^T de / |N|^2 - |e| / |N|^2 (I - 2 n n^T) dN, dN from N's cross products.
 // With `hessian` false only C and dC/dx are computed (c.hess stays zero): eval_bend_definite and
 // the shape-operator bend's Gauss-Newton stiffness.
+
+// One wing of the hinge (X = A: opposite vertex x2, offset a; X = B: x3, offset b): |N|^2, g_X,
+// t_X and the per-vertex coefficients c_X of the gradient above.
+struct Wing {
+  double n2, t;
+  Vec3 g;
+  std::array<double, 4> coef;
+};
+
+Wing wing(const Hinge& h, double len, const Vec3& n, const Vec3& off, int opp) {
+  Wing w;
+  w.n2 = n.squaredNorm();
+  w.g = -len * n / w.n2;
+  w.t = off.dot(h.e) / (len * len);
+  w.coef = {w.t - 1, -w.t, opp == 2 ? 1.0 : 0.0, opp == 3 ? 1.0 : 0.0};
+  return w;
+}
+
+HingeAngle angle_and_gradient(const Hinge& h, double rest_angle) {
+  const double len = h.e.norm();
+  HingeAngle out;
+  out.value = std::remainder(dihedral(h) - rest_angle, 2 * std::numbers::pi);
+  out.grad.setZero();
+  for (const Wing& w : {wing(h, len, h.na, h.a, 2), wing(h, len, h.nb, h.b, 3)}) {
+    for (int i = 0; i < 4; ++i) out.grad.segment<3>(3 * i) += w.coef[size_t(i)] * w.g;
+  }
+  return out;
+}
+
 Condition<12, 1> hinge_condition(const BendEdge& be, const std::vector<Vec3>& x, bool hessian) {
   const Hinge h = hinge(x[be.v[0]], x[be.v[1]], x[be.v[2]], x[be.v[3]]);
+  const HingeAngle angle = angle_and_gradient(h, be.rest_angle);
+  Condition<12, 1> c;
+  c.value[0] = angle.value;
+  c.grad.col(0) = angle.grad;
+  c.hess[0].setZero();
+  if (!hessian) return c;
+
   const double len = h.e.norm();
   const Vec3 e_hat = h.e / len;
   const Eigen::Matrix3d ex = cross_matrix(h.e);
-
-  Condition<12, 1> c;
-  c.value[0] = std::remainder(dihedral(h) - be.rest_angle, 2 * std::numbers::pi);
-  c.grad.setZero();
-  c.hess[0].setZero();
-
-  // One wing at a time: X = A (opposite vertex x2, offset a, dN/de = -[a]x, dN/da = [e]x) and
-  // X = B (opposite x3, offset b, dN/de = [b]x, dN/db = -[e]x).
+  // One wing at a time: X = A (dN/de = -[a]x, dN/da = [e]x) and X = B (dN/de = [b]x,
+  // dN/db = -[e]x).
   const auto add_wing = [&](const Vec3& n, const Vec3& off, int opp, double sign) {
-    const double n2 = n.squaredNorm();
-    const Vec3 n_hat = n / std::sqrt(n2);
-    const Vec3 g = -len * n / n2;
-    const double t = off.dot(h.e) / (len * len);
-    const double coef[4] = {t - 1, -t, opp == 2 ? 1.0 : 0.0, opp == 3 ? 1.0 : 0.0};
-    for (int i = 0; i < 4; ++i) c.grad.col(0).segment<3>(3 * i) += coef[i] * g;
-    if (!hessian) return;
-
-    const Eigen::Matrix3d m = -(len / n2) * (Eigen::Matrix3d::Identity() - 2 * n_hat * n_hat.transpose());
-    const Eigen::Matrix3d dg_de = -n * e_hat.transpose() / n2 - sign * m * cross_matrix(off);
+    const Wing w = wing(h, len, n, off, opp);
+    const Vec3 n_hat = n / std::sqrt(w.n2);
+    const Eigen::Matrix3d m = -(len / w.n2) * (Eigen::Matrix3d::Identity() - 2 * n_hat * n_hat.transpose());
+    const Eigen::Matrix3d dg_de = -n * e_hat.transpose() / w.n2 - sign * m * cross_matrix(off);
     const Eigen::Matrix3d dg_doff = sign * m * ex;
-    const Vec3 dt_de = (off - 2 * t * h.e) / (len * len);
+    const Vec3 dt_de = (off - 2 * w.t * h.e) / (len * len);
     const Vec3 dt_doff = h.e / (len * len);
 
     // Derivatives with respect to the vertices: e = x1 - x0, off = x_opp - x0.
@@ -128,8 +153,8 @@ Condition<12, 1> hinge_condition(const BendEdge& be, const std::vector<Vec3>& x,
 
     const double dcoef[2] = {1, -1};
     for (int i = 0; i < 4; ++i) {
-      c.hess[0].middleRows<3>(3 * i) += coef[i] * dg;
-      if (i < 2) c.hess[0].middleRows<3>(3 * i) += dcoef[i] * g * dt;
+      c.hess[0].middleRows<3>(3 * i) += w.coef[size_t(i)] * dg;
+      if (i < 2) c.hess[0].middleRows<3>(3 * i) += dcoef[i] * w.g * dt;
     }
   };
   add_wing(h.na, h.a, 2, +1.0);
@@ -141,6 +166,10 @@ Condition<12, 1> hinge_condition(const BendEdge& be, const std::vector<Vec3>& x,
 
 Condition<12, 1> bend_condition(const BendEdge& be, const std::vector<Vec3>& x, bool hessian) {
   return hinge_condition(be, x, hessian);
+}
+
+HingeAngle bend_angle(const BendEdge& be, const std::vector<Vec3>& x) {
+  return angle_and_gradient(hinge(x[be.v[0]], x[be.v[1]], x[be.v[2]], x[be.v[3]]), be.rest_angle);
 }
 
 // Per-hinge constants B weight |e|^2 / (A1 + A2) (header, SI notes); damping scaled alike.

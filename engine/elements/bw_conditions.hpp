@@ -118,6 +118,14 @@ Condition<9, 1> shear_condition(const StretchShearTriangle& t, const std::vector
 /// not depend on which triangle is A: swapping them reverses e and exchanges n_A, n_B.
 Condition<12, 1> bend_condition(const BendEdge& e, const std::vector<Vec3>& x, bool hessian = true);
 
+/// bend_condition's C and dC/dx (the same numbers) without a Hessian's storage: the shape-operator
+/// bend's force path evaluates every hinge once per explicit step.
+struct HingeAngle {
+  double value = 0;                  ///< C = theta - rest_angle, rad
+  Eigen::Matrix<double, 12, 1> grad; ///< dC/dx, 1/m
+};
+HingeAngle bend_angle(const BendEdge& e, const std::vector<Vec3>& x);
+
 /// Energy, force and Jacobians of E = 1/2 C^T k C (eqs. 7-8) plus damping d = -dC/dx k_d C_dot
 /// (eq. 11) for element velocities vel (N values, same order as the condition's coordinates).
 /// k and k_d are scalars (Baraff & Witkin's conditions, each with its own stiffness) or

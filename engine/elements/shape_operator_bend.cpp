@@ -33,7 +33,7 @@ HingeAngles hinge_angles(const ShapeOperatorTriangle& t, const std::vector<Vec3>
   assert(v.size() == x.size());
   HingeAngles h;
   for (int i = 0; i < 3; ++i) {
-    if (!t.interior[size_t(i)]) continue;
+    if (!t.interior(i)) continue;
     const Condition<12, 1> c = bend_condition(t.hinges[size_t(i)], x, /*hessian=*/false);
     h.theta[i] = c.value[0];
     for (int a = 0; a < 4; ++a) h.jac.block<1, 3>(i, 3 * kLocal[i][a]) = c.grad.col(0).segment<3>(3 * a).transpose();
@@ -63,7 +63,7 @@ ElementEval<18> evaluate(const ShapeOperatorTriangle& t, const std::vector<Vec3>
   // whole 18 x 18 instead cost a 15 x 15 eigensolve per triangle with any large hinge: half the
   // implicit step's time on the default scene.
   for (int i = 0; i < 3; ++i) {
-    if (!t.interior[size_t(i)] || g[i] == 0) continue;
+    if (!t.interior(i) || g[i] == 0) continue;
     if (definite && std::abs(effective[i]) <= kBendGaussNewtonAngle * bending) continue;
     const Condition<12, 1> c = bend_condition(t.hinges[size_t(i)], x, /*hessian=*/true);
     Eigen::Matrix<double, 12, 12> curvature = -g[i] * c.hess[0];
@@ -108,7 +108,10 @@ std::vector<ShapeOperatorTriangle> build_shape_operator_bend(const RestMesh& mes
       const BendEdge& h = hinges[found->second];
       const int flap = h.v[2] == o ? h.v[3] : h.v[2];
       e.v[size_t(3 + i)] = flap;
-      e.interior[size_t(i)] = true;
+      // The shared hinge seen from this triangle: reversing its edge and exchanging its opposite
+      // vertices keeps the angle (bw_conditions.hpp); doing only one of the two negates it.
+      e.shared[size_t(i)] = int(found->second);
+      e.shared_sign[size_t(i)] = (h.v[0] == p) == (h.v[2] == o) ? 1.0 : -1.0;
       w[i] = h.weight;
       BendEdge& local = e.hinges[size_t(i)];
       local.v = {p, q, o, flap};
@@ -129,6 +132,42 @@ ElementForce<18> shape_operator_bend_force(const ShapeOperatorTriangle& t, const
                                            const std::vector<Vec3>& v, double bending, double damping) {
   const HingeAngles h = hinge_angles(t, x, v, bending, damping);
   return {0.5 * bending * h.theta.dot(t.stiffness * h.theta), -h.jac.transpose() * h.g};
+}
+
+double add_shape_operator_bend_forces(const std::vector<ShapeOperatorTriangle>& triangles,
+                                      const std::vector<BendEdge>& hinges, const std::vector<Vec3>& x,
+                                      const std::vector<Vec3>& v, double bending, double damping,
+                                      ShapeOperatorScratch& scratch, std::vector<Vec3>& f) {
+  const size_t n = hinges.size();
+  scratch.angle.resize(n);
+  scratch.effective.resize(n);
+  scratch.sum.assign(n, 0.0);
+  for (size_t h = 0; h < n; ++h) {
+    scratch.angle[h] = bend_angle(hinges[h], x);
+    const double theta_dot = scratch.angle[h].grad.dot(gather<4>(hinges[h].v, v));
+    scratch.effective[h] = bending * scratch.angle[h].value + damping * theta_dot;
+  }
+  // Per triangle, as hinge_angles: theta_i and the effective angles from the shared hinges, then
+  // g = K eff sent back to them. The force is -sum_i g_i dtheta_i/dx = -sum_h sum(h) grad_h.
+  double energy = 0;
+  for (const ShapeOperatorTriangle& t : triangles) {
+    Eigen::Vector3d theta = Eigen::Vector3d::Zero(), effective = Eigen::Vector3d::Zero();
+    for (int i = 0; i < 3; ++i) {
+      if (!t.interior(i)) continue;
+      const size_t h = size_t(t.shared[size_t(i)]);
+      theta[i] = t.shared_sign[size_t(i)] * scratch.angle[h].value;
+      effective[i] = t.shared_sign[size_t(i)] * scratch.effective[h];
+    }
+    energy += 0.5 * bending * theta.dot(t.stiffness * theta);
+    const Eigen::Vector3d g = t.stiffness * effective;
+    for (int i = 0; i < 3; ++i) {
+      if (t.interior(i)) scratch.sum[size_t(t.shared[size_t(i)])] += t.shared_sign[size_t(i)] * g[i];
+    }
+  }
+  for (size_t h = 0; h < n; ++h) {
+    for (int a = 0; a < 4; ++a) f[size_t(hinges[h].v[size_t(a)])] -= scratch.sum[h] * scratch.angle[h].grad.segment<3>(3 * a);
+  }
+  return energy;
 }
 
 ElementEval<18> eval_shape_operator_bend(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,

@@ -13,16 +13,19 @@ namespace {
 
 // Calls visit(eval, vertices, definite) for every element given as an ElementEval kernel
 // (element_visit.hpp): Baraff-Witkin stretch and shear per triangle, interleaved; then the
-// shape-operator bend, edge-area's edges and triangles, Feynman's springs and angular bends, Breen
-// links, thread bends and trellis corners. Only the arrays of the model's type are non-empty.
+// shape-operator bend (unless `with_bend` is false), edge-area's edges and triangles, Feynman's
+// springs and angular bends, Breen links, thread bends and trellis corners. Only the arrays of
+// the model's type are non-empty.
 template <bool kJacobians, typename Visit>
-void for_each_element(const ClothModel& model, const ClothState& state, bool definite_bend, Visit&& visit) {
+void for_each_element(const ClothModel& model, const ClothState& state, bool definite_bend, Visit&& visit,
+                      bool with_bend = true) {
   for (int t = 0; t < static_cast<int>(model.bw_triangles.size()); ++t) {
     visit_element<kJacobians>(model, state, ElementKind::Stretch, t, definite_bend, visit);
     visit_element<kJacobians>(model, state, ElementKind::Shear, t, definite_bend, visit);
   }
   for (ElementKind kind : kElementKinds) {
     if (kind == ElementKind::Stretch || kind == ElementKind::Shear) continue;
+    if (kind == ElementKind::Bend && !with_bend) continue;
     const int count = element_count(model, kind);
     for (int k = 0; k < count; ++k) visit_element<kJacobians>(model, state, kind, k, definite_bend, visit);
   }
@@ -52,7 +55,13 @@ void add_internal_forces(const ClothModel& model, const ClothState& state, std::
     f[s.i] += fi;
     f[s.j] -= fi;
   }
-  for_each_element<false>(model, state, false, [&](const auto& eval, const auto& v, bool) { scatter_force(eval, v, f); });
+  for_each_element<false>(model, state, false, [&](const auto& eval, const auto& v, bool) { scatter_force(eval, v, f); },
+                          /*with_bend=*/false);
+  // The bend by shared hinges: the same forces, each hinge's angle computed once.
+  thread_local ShapeOperatorScratch scratch;  // one per thread: a free function of every explicit step
+  const SpringMaterial& m = model.material;
+  add_shape_operator_bend_forces(model.bend_triangles, model.bw_bends, state.x, state.v, m.bending,
+                                 m.bending_damping, scratch, f);
 }
 
 double internal_energy(const ClothModel& model, const ClothState& state) {

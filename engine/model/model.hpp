@@ -39,8 +39,9 @@ struct ClothModel {
   /// Bending of ModelType::BaraffWitkin, EdgeArea and Springs (unless its material keeps the
   /// classic bend springs): one shape-operator element per triangle.
   std::vector<ShapeOperatorTriangle> bend_triangles;
-  /// The same interior edges as B&W hinges: XPBD's bend constraints only (its conditions are
-  /// scalar per hinge; the shape-operator energy couples three), empty when bend_triangles is.
+  /// The same interior edges as B&W hinges, empty when bend_triangles is: XPBD's bend constraints
+  /// (its conditions are scalar per hinge; the shape-operator energy couples three) and the hinges
+  /// that bend_triangles share (ShapeOperatorTriangle::shared, add_shape_operator_bend_forces).
   std::vector<BendEdge> bw_bends;
   std::vector<EdgeAreaTriangle> edge_area;  ///< ModelType::EdgeArea membrane, one per triangle
   FeynmanElements feynman;     ///< ModelType::Feynman springs and angular bends

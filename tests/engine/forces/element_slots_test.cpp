@@ -116,9 +116,14 @@ void expect_in_place_equals_reference(const ClothModel& model, int threads = 1) 
       ASSERT_EQ(v(r, c), rv(r, c)) << "df/dv entry (" << r << ", " << c << ")";
     }
   }
+  // The explicit steps' forces sum the bend by shared hinges (add_shape_operator_bend_forces), in
+  // another order than the elements: equal to round-off.
   std::vector<Vec3> ref_f;
   compute_forces(model, s, ext, 0, ref_f);
-  EXPECT_EQ(f, ref_f);
+  ASSERT_EQ(f.size(), ref_f.size());
+  double scale = 0;
+  for (const Vec3& g : ref_f) scale = std::max(scale, g.norm());
+  for (size_t i = 0; i < f.size(); ++i) EXPECT_LE((f[i] - ref_f[i]).norm(), 1e-13 * scale) << "vertex " << i;
 }
 
 TEST(ElementSlots, InPlaceAssemblyEqualsBlockByBlockLookUpEntryByEntry) {
