@@ -56,8 +56,7 @@ struct SpringMaterial {
   double stretch = 1000.0;         ///< 2D Young's modulus along the grid axes, N/m
   double shear = 100.0;            ///< in-plane shear modulus, N/m
   double bending = 1e-4;           ///< bending rigidity B, N*m (bend spring k = B / rest_len_half^2)
-  /// Springs model: how B is applied. Bend springs by default: the shape operator makes the
-  /// default scene's Verlet frame about 3 times costlier (docs/physics.md, "Bending").
+  /// Springs model: how B is applied (docs/physics.md, "Bending").
   BendElement bend_element = BendElement::BendSprings;
   double damping = 0.02;           ///< spring damping along the spring axis, N*s/m
   double velocity_damping = 0.0;   ///< simple velocity damping a = -c v of Yu, sec. 6, 1/s: a

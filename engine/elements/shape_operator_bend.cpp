@@ -170,6 +170,35 @@ double add_shape_operator_bend_forces(const std::vector<ShapeOperatorTriangle>& 
   return energy;
 }
 
+double shape_operator_bend_rate(const std::vector<ShapeOperatorTriangle>& triangles,
+                                const std::vector<Vec3>& rest_positions, const std::vector<double>& mass) {
+  std::vector<double> vertex_sum(mass.size(), 0.0);
+  const std::vector<Vec3> still(rest_positions.size(), Vec3::Zero());
+  for (const ShapeOperatorTriangle& t : triangles) {
+    // At rest every angle is its rest angle, so H_t = J^T K J exactly (B = 1), and the nonzero
+    // eigenvalues of M_t^-1/2 J^T K J M_t^-1/2 are those of the 3 x 3 K^1/2 (J M_t^-1 J^T) K^1/2.
+    const Eigen::Matrix<double, 3, 18> jac = hinge_angles(t, rest_positions, still, 1.0, 0.0).jac;
+    // A boundary edge repeats a vertex in the stencil: fold its columns onto distinct vertices.
+    std::array<int, 6> distinct{};
+    Eigen::Matrix<double, 3, 18> folded = Eigen::Matrix<double, 3, 18>::Zero();
+    int count = 0;
+    for (int a = 0; a < 6; ++a) {
+      const int slot = static_cast<int>(std::find(distinct.begin(), distinct.begin() + count, t.v[size_t(a)]) - distinct.begin());
+      if (slot == count) distinct[size_t(count++)] = t.v[size_t(a)];
+      folded.block<3, 3>(0, 3 * slot) += jac.block<3, 3>(0, 3 * a);
+    }
+    Eigen::Matrix3d g = Eigen::Matrix3d::Zero();  // J M_t^-1 J^T
+    for (int a = 0; a < count; ++a) {
+      g += folded.block<3, 3>(0, 3 * a) * folded.block<3, 3>(0, 3 * a).transpose() / mass[size_t(distinct[size_t(a)])];
+    }
+    const Eigen::Matrix3d k_root = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(t.stiffness).operatorSqrt();
+    const Eigen::Matrix3d scaled = k_root * g * k_root;
+    const double lambda = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(scaled, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
+    for (int a = 0; a < count; ++a) vertex_sum[size_t(distinct[size_t(a)])] += std::max(lambda, 0.0);
+  }
+  return vertex_sum.empty() ? 0.0 : *std::max_element(vertex_sum.begin(), vertex_sum.end());
+}
+
 ElementEval<18> eval_shape_operator_bend(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,
                                          const std::vector<Vec3>& v, double bending, double damping) {
   return evaluate(t, x, v, bending, damping, /*definite=*/false);

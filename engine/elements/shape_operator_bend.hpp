@@ -79,6 +79,16 @@ double add_shape_operator_bend_forces(const std::vector<ShapeOperatorTriangle>& 
                                       const std::vector<Vec3>& v, double bending, double damping,
                                       ShapeOperatorScratch& scratch, std::vector<Vec3>& f);
 
+/// An upper bound R on the largest eigenvalue of M^-1 H at the rest shape, H the bend's stiffness
+/// for B = 1 N*m and M the lumped masses (kg): the stiffest bend mode has omega^2 <= B R and the
+/// bend damping's fastest rate is at most k_d R (1/s). Element by element: with y = M^(1/2) x,
+/// x^T H x = sum_t x_t^T H_t x_t <= sum_t lambda_t |y_t|^2, so R = max over vertices of the sum of
+/// lambda_t = lambda_max(M_t^-1/2 H_t M_t^-1/2) over the elements that hold it. The explicit steps'
+/// multiple time stepping sizes the bend's impulse interval from it
+/// (ShapeOperatorBend.RateBoundsTheStiffestBendMode). Units 1 / (kg m^2).
+double shape_operator_bend_rate(const std::vector<ShapeOperatorTriangle>& triangles,
+                                const std::vector<Vec3>& rest_positions, const std::vector<double>& mass);
+
 /// Energy and force (elastic + damping) alone, as eval_shape_operator_bend gives them: what the
 /// explicit integrators need, without its two 18 x 18 matrices.
 ElementForce<18> shape_operator_bend_force(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,

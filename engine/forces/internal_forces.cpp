@@ -49,7 +49,8 @@ void scatter_jacobians(const ElementEval<N>& e, const std::array<int, V>& v, boo
 
 }  // namespace
 
-void add_internal_forces(const ClothModel& model, const ClothState& state, std::vector<Vec3>& f) {
+void add_internal_forces(const ClothModel& model, const ClothState& state, std::vector<Vec3>& f,
+                         BendForces bend) {
   for (const Spring& s : model.springs) {
     const Vec3 fi = spring_force_on_i(s, state.x[s.i], state.x[s.j], state.v[s.i], state.v[s.j]);
     f[s.i] += fi;
@@ -57,7 +58,11 @@ void add_internal_forces(const ClothModel& model, const ClothState& state, std::
   }
   for_each_element<false>(model, state, false, [&](const auto& eval, const auto& v, bool) { scatter_force(eval, v, f); },
                           /*with_bend=*/false);
-  // The bend by shared hinges: the same forces, each hinge's angle computed once.
+  if (bend == BendForces::Included) add_bend_forces(model, state, f);
+}
+
+void add_bend_forces(const ClothModel& model, const ClothState& state, std::vector<Vec3>& f) {
+  // By shared hinges: the elements' forces, each hinge's angle computed once.
   thread_local ShapeOperatorScratch scratch;  // one per thread: a free function of every explicit step
   const SpringMaterial& m = model.material;
   add_shape_operator_bend_forces(model.bend_triangles, model.bw_bends, state.x, state.v, m.bending,

@@ -11,8 +11,16 @@
 
 namespace cloth {
 
+/// Whether add_internal_forces includes the shape-operator bend: the explicit steps' multiple
+/// time stepping applies it on its own interval (add_bend_forces).
+enum class BendForces { Included, Excluded };
+
 /// f += material forces (elastic + material damping), N.
-void add_internal_forces(const ClothModel& model, const ClothState& state, std::vector<Vec3>& f);
+void add_internal_forces(const ClothModel& model, const ClothState& state, std::vector<Vec3>& f,
+                         BendForces bend = BendForces::Included);
+
+/// f += the shape-operator bend's forces (elastic + damping) of model.bend_triangles, N.
+void add_bend_forces(const ClothModel& model, const ClothState& state, std::vector<Vec3>& f);
 
 /// Elastic energy of the material, J.
 double internal_energy(const ClothModel& model, const ClothState& state);

@@ -1,23 +1,35 @@
 #include "integrators/explicit_integrators.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "integrators/collision_stage.hpp"
 #include "forces/force_jacobians.hpp"
 #include "forces/forces.hpp"
+#include "forces/internal_forces.hpp"
 #include "kinematics/strain_limit.hpp"
 
 namespace cloth {
 
 namespace {
 
-// Everything that acts on the cloth as a force: material, gravity, damping, air and, in spring
-// mode, the mouse.
+// Everything that acts on the cloth as a force: material (without the shape-operator bend when
+// it has an interval of its own), gravity, damping, air and, in spring mode, the mouse.
 void all_forces(const ClothModel& model, const ClothState& state, const StepContext& ctx, double t,
-                std::vector<Vec3>& f) {
-  compute_forces(model, state, *ctx.forces, t, f);
+                BendForces bend, std::vector<Vec3>& f) {
+  compute_external_forces(model, state, *ctx.forces, t, f);
+  add_internal_forces(model, state, f, bend);
   add_grab_spring_force(ctx.kinematics.spring_grab(), state, f);
 }
 
 }  // namespace
+
+int bend_interval(const ClothModel& model, double h, int substeps) {
+  const double omega = std::sqrt(model.material.bending * model.bend_rate);
+  const double rate = model.material.bending_damping * model.bend_rate;
+  const double tau = 1.0 / std::max({omega, rate, 1e-300});  // the longest impulse interval, s
+  return static_cast<int>(std::clamp(std::floor(tau / h), 1.0, double(std::max(substeps, 1))));
+}
 
 const char* ExplicitIntegrator::name() const {
   switch (method_) {
@@ -34,12 +46,36 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
   const double h = ctx.dt / ctx.substeps;
   StepReport report;
   double update_ms = 0;  // substeps including their force evaluations
+  // Multiple time stepping: `kicks` intervals spread evenly over the step, the j-th from substep
+  // first(j) to first(j + 1), each opened and closed by half its bend impulse (r-RESPA's symmetric
+  // form); the close of one interval and the open of the next are one evaluation. Counted within
+  // the step, so a run replays bit for bit whatever came before.
+  const bool splittable = (method_ == Method::SymplecticEuler || method_ == Method::Verlet) &&
+                          !model.bend_triangles.empty();
+  const int interval = !splittable ? 1
+                       : ctx.solver->bend_interval > 0 ? std::min(ctx.solver->bend_interval, ctx.substeps)
+                                                       : bend_interval(model, h, ctx.substeps);
+  const bool split_bend = interval > 1;
+  const int kicks = (ctx.substeps + interval - 1) / interval;
+  const auto first = [&](int j) { return j * ctx.substeps / kicks; };
+  int opened = 0;  // intervals opened so far
+  const auto kick = [&](int half_of_substeps, double& assembly_ms) {
+    ScopedTimer timer(assembly_ms);
+    kick_bend(state, model, 0.5 * half_of_substeps * h);
+  };
   for (int sub = 0; sub < ctx.substeps; ++sub) {
     {
       ScopedTimer timer(update_ms);
       const Vec3 grab_start = ctx.kinematics.kinematic_grab() ? state.x[ctx.kinematics.grab->vertex] : Vec3::Zero();
       if (ctx.self_collision->enabled) x_start_ = state.x;
-      substep(state, model, ctx, ctx.time + sub * h, h, report.timings.assembly_ms);
+      if (split_bend && sub == first(opened)) {
+        const int closing = opened > 0 ? first(opened) - first(opened - 1) : 0;
+        kick(closing + first(opened + 1) - first(opened), report.timings.assembly_ms);
+        ++opened;
+      }
+      substep(state, model, ctx, ctx.time + sub * h, h, split_bend ? BendForces::Excluded : BendForces::Included,
+              report.timings.assembly_ms);
+      if (split_bend && sub + 1 == ctx.substeps) kick(ctx.substeps - first(kicks - 1), report.timings.assembly_ms);
       enforce_pins_and_grab(state, ctx.kinematics, h, grab_start, ctx.time + (sub + 1) * h);
       if (method_ == Method::Verlet && ctx.solver->strain_limit >= 0) {
         limit_strain(state, model, *ctx.kinematics.pinned, ctx.solver->strain_limit, h);
@@ -52,14 +88,20 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
   return report;
 }
 
-void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
-                                 const StepContext& ctx, double t, double h, double& assembly_ms) {
+void ExplicitIntegrator::kick_bend(ClothState& state, const ClothModel& model, double tau) {
+  bend_force_.assign(size_t(state.vertex_count()), Vec3::Zero());
+  add_bend_forces(model, state, bend_force_);
+  for (int i = 0; i < state.vertex_count(); ++i) state.v[i] += (tau / model.mass[i]) * bend_force_[i];
+}
+
+void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model, const StepContext& ctx,
+                                 double t, double h, BendForces bend, double& assembly_ms) {
   const int n = state.vertex_count();
   switch (method_) {
     case Method::ForwardEuler:
       {
         ScopedTimer timer(assembly_ms);
-        all_forces(model, state, ctx, t, force_);
+        all_forces(model, state, ctx, t, bend, force_);
       }
       for (int i = 0; i < n; ++i) {
         state.x[i] += h * state.v[i];
@@ -75,7 +117,7 @@ void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
       // The two names give identical trajectories unless Verlet's strain limiting is on.
       {
         ScopedTimer timer(assembly_ms);
-        all_forces(model, state, ctx, t, force_);
+        all_forces(model, state, ctx, t, bend, force_);
       }
       for (int i = 0; i < n; ++i) {
         state.v[i] += (h / model.mass[i]) * force_[i];
@@ -95,7 +137,7 @@ void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model,
         }
         {
           ScopedTimer timer(assembly_ms);
-          all_forces(model, stage_, ctx, t + kStageStep[k] * h, force_);
+          all_forces(model, stage_, ctx, t + kStageStep[k] * h, bend, force_);
         }
         kx_[k] = stage_.v;
         kv_[k].resize(n);

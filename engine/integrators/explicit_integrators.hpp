@@ -3,11 +3,25 @@
 // explicit method), symplectic Euler, classical RK4, and position Verlet (Yu, sec. 6).
 // They exist to show their stability limits: a step too long for the stiffness diverges, and the
 // Simulation's guard detects it and rolls back.
+//
+// Multiple time stepping (Tuckerman, Berne, Martyna 1992, "Reversible multiple time scale molecular
+// dynamics", r-RESPA in its impulse form): in symplectic Euler and Verlet the shape-operator bend,
+// whose stiffest mode is far slower than the stretch's, is applied as an impulse of k substeps'
+// worth every k substeps and the substeps between see every other force. The bend then costs
+// 1 / k of its price at the same trajectory where k h omega_bend is small (docs/physics.md,
+// "Bending"; MultipleTimeStepping.*).
 #include <vector>
 
+#include "forces/internal_forces.hpp"
 #include "integrators/integrator.hpp"
 
 namespace cloth {
+
+/// Substeps of length h between the bend's impulses: the largest k with k h omega <= 1 and
+/// k h c <= 1 for the bound omega^2 <= B R and damping rate c <= k_d R (R = model.bend_rate,
+/// shape_operator_bend_rate), half of each limit of an explicit kick; at least 1, at most
+/// `substeps` (one impulse a step at least).
+int bend_interval(const ClothModel& model, double h, int substeps);
 
 class ExplicitIntegrator final : public Integrator {
  public:
@@ -22,11 +36,14 @@ class ExplicitIntegrator final : public Integrator {
   StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) override;
 
  private:
-  /// One substep of length h starting at time t; adds the time of its force evaluations to
-  /// assembly_ms.
+  /// One substep of length h starting at time t, with or without the bend; adds the time of its
+  /// force evaluations to assembly_ms.
   void substep(ClothState& state, const ClothModel& model, const StepContext& ctx, double t, double h,
-               double& assembly_ms);
+               BendForces bend, double& assembly_ms);
+  /// state.v += tau M^-1 f_bend(state): the bend's impulse for the tau seconds until the next one.
+  void kick_bend(ClothState& state, const ClothModel& model, double tau);
   Method method_;
+  std::vector<Vec3> bend_force_;            ///< scratch of kick_bend
   std::vector<Vec3> force_;                 ///< scratch
   std::vector<Vec3> x_start_;               ///< positions at the substep's start (self-collision)
   ClothState stage_;                        ///< RK4 scratch

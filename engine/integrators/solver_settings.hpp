@@ -35,6 +35,10 @@ struct SolverSettings {
   double long_range_slack = -1;
   double strain_limit = -1;   ///< verlet: Provot's elongation limit (0.1 = 10%, 0 = Yu's
                               ///< constraint method: edges held at rest length); negative = off
+  /// verlet, symplectic-euler: substeps between the shape-operator bend's impulses (multiple
+  /// time stepping, explicit_integrators.hpp); 0 = chosen from the bend's stiffest mode
+  /// (bend_interval), 1 = every substep
+  int bend_interval = 0;
   bool adaptive = false;      ///< B&W section 7 step-size control; dt is then the largest step
   double max_stretch_change = 0.1;  ///< adaptive: a step changing any triangle's stretch |w_u| or
                                     ///< |w_v| by more than this is discarded (dimensionless)
@@ -58,6 +62,12 @@ void visit_solver(Visitor&& v, Settings& s) {
                      .tip = "Provot's limit on edge elongation (0.1 = 10%; 0 = edges held at rest "
                             "length; negative = off)",
                      .ui_lo = 0, .ui_hi = 0.5, .integrators = used_by(IntegratorType::Verlet)});
+  v(s.bend_interval, {.key = "bend_interval", .lo = 0, .hi = 10000, .label = "bend interval",
+                      .tip = "Substeps between the shape-operator bend's impulses (multiple time "
+                             "stepping: the bend is far slower than the stretch); 0 = automatic, "
+                             "from the bend's stiffest mode; 1 = every substep",
+                      .ui_lo = 0, .ui_hi = 200,
+                      .integrators = used_by(IntegratorType::Verlet, IntegratorType::SymplecticEuler)});
   v(Switchable{s.long_range_slack, 0.0},
     {.key = "long_range_attachments", .lo = -1, .hi = 10, .label = "long-range attachments",
      .tip = "Kim et al. 2012: tether each vertex to its nearest pin at its rest distance along the "

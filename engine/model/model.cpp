@@ -118,6 +118,7 @@ void set_material(ClothModel& model, const SpringMaterial& material) {
   if (uses_shape_operator_bend(model.type, material)) {
     model.bend_triangles = build_shape_operator_bend(model.mesh, material.bend_k_u, material.bend_k_v);
     model.bw_bends = build_bend_edges(model.mesh, material.bend_k_u, material.bend_k_v);
+    model.bend_rate = shape_operator_bend_rate(model.bend_triangles, model.mesh.positions, model.mass);
   }
   // Sec. 5.4: the spring constant whose lattice has the material's modulus along the threads.
   model.feynman_spring_k = material.stretch / feynman_moduli(1.0, material.diagonal_ratio).axial_young;

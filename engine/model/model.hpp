@@ -43,6 +43,9 @@ struct ClothModel {
   /// (its conditions are scalar per hinge; the shape-operator energy couples three) and the hinges
   /// that bend_triangles share (ShapeOperatorTriangle::shared, add_shape_operator_bend_forces).
   std::vector<BendEdge> bw_bends;
+  /// shape_operator_bend_rate of bend_triangles at the rest shape, 1 / (kg m^2): the stiffest bend
+  /// mode's omega^2 is at most B times this (the explicit steps' bend interval, bend_interval).
+  double bend_rate = 0;
   std::vector<EdgeAreaTriangle> edge_area;  ///< ModelType::EdgeArea membrane, one per triangle
   FeynmanElements feynman;     ///< ModelType::Feynman springs and angular bends
   double feynman_spring_k = 0; ///< k_s giving the material's thread modulus (set_material), N/m

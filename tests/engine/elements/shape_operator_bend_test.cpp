@@ -258,5 +258,45 @@ TEST(ShapeOperatorBend, SharedHingeForcesEqualTheElementSum) {
   }
 }
 
+// shape_operator_bend_rate is an upper bound on the largest eigenvalue of M^-1 H (the explicit
+// steps' bend interval rests on it) and not a loose one: against the dense eigenproblem at the
+// rest shape, on grids of two diagonal patterns and cell shapes and a jittered grid, with masses
+// that vary from vertex to vertex.
+TEST(ShapeOperatorBend, RateBoundsTheStiffestBendMode) {
+  GridSpec square, oblong;
+  square.nx = square.ny = 7;
+  square.width = square.height = 0.2;
+  oblong = square;
+  oblong.width = 0.4;  // cells twice as wide as long
+  const std::vector<RestMesh> meshes = {patterned_grid(square, Diagonals::Alternating),
+                                        patterned_grid(oblong, Diagonals::AllBC), jittered_grid(square, 0.25, 5)};
+  std::mt19937 rng(1992);
+  std::uniform_real_distribution<double> mass_of(0.5e-3, 2e-3);  // kg
+  for (size_t m = 0; m < meshes.size(); ++m) {
+    const RestMesh& rest = meshes[m];
+    const int n = rest.vertex_count();
+    std::vector<double> mass(static_cast<size_t>(n));
+    for (double& w : mass) w = mass_of(rng);
+    const std::vector<ShapeOperatorTriangle> el = build_shape_operator_bend(rest, 1.0, 0.6);
+    const std::vector<Vec3> still(size_t(n), Vec3::Zero());
+    Eigen::MatrixXd h = Eigen::MatrixXd::Zero(3 * n, 3 * n);
+    for (const ShapeOperatorTriangle& t : el) {
+      const ElementEval<18> e = eval_shape_operator_bend(t, rest.positions, still, 1.0, 0.0);
+      for (int a = 0; a < 6; ++a) {
+        for (int b = 0; b < 6; ++b) h.block<3, 3>(3 * t.v[size_t(a)], 3 * t.v[size_t(b)]) -= e.dfdx.block<3, 3>(3 * a, 3 * b);
+      }
+    }
+    Eigen::VectorXd inv_sqrt_mass(3 * n);
+    for (int i = 0; i < n; ++i) inv_sqrt_mass.segment<3>(3 * i).setConstant(1 / std::sqrt(mass[size_t(i)]));
+    const Eigen::MatrixXd scaled = inv_sqrt_mass.asDiagonal() * h * inv_sqrt_mass.asDiagonal();
+    const double largest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(scaled).eigenvalues().maxCoeff();
+    const double bound = shape_operator_bend_rate(el, rest.positions, mass);
+    std::printf("mesh %zu: largest eigenvalue %.4g, bound %.4g (x%.2f)\n", m, largest, bound, bound / largest);
+    ASSERT_GT(largest, 0) << "mesh " << m;
+    EXPECT_GE(bound, largest * (1 - 1e-12)) << "mesh " << m;
+    EXPECT_LE(bound, 8 * largest) << "mesh " << m;
+  }
+}
+
 }  // namespace
 }  // namespace cloth

@@ -1,0 +1,113 @@
+// Multiple time stepping of the shape-operator bend in symplectic Euler and Verlet
+// (explicit_integrators.hpp): the interval chosen from the bend's stiffest mode follows the
+// trajectory of a bend applied every substep, and it is what keeps a stiff bend stable: a far
+// longer interval diverges.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "integrators/explicit_integrators.hpp"
+#include "mesh/mesh.hpp"
+#include "model/material_presets.hpp"
+#include "simulation/simulation.hpp"
+#include "engine/support/vacuum.hpp"
+
+namespace cloth {
+namespace {
+
+constexpr double kDt = 1.0 / 60;  // s
+constexpr int kSubsteps = 100;
+
+// A 1 m square of n x n vertices pinned at two corners, falling from flat under gravity.
+Simulation hanging(int n, const SpringMaterial& material, IntegratorType integrator, int bend_interval,
+                   int substeps = kSubsteps) {
+  GridSpec spec;
+  spec.nx = spec.ny = n;
+  SolverSettings solver;
+  solver.integrator = integrator;
+  solver.dt = kDt;
+  solver.substeps = substeps;
+  solver.bend_interval = bend_interval;
+  return Simulation(build_model(make_grid(spec), material), {}, {0, n - 1}, solver, Vec3(0, -9.81, 0));
+}
+
+// The default scene's cloth: cotton with the membrane softened to what 100 substeps carry.
+SpringMaterial default_cotton() {
+  SpringMaterial m = material_preset("cotton");
+  m.stretch = 1000;  // N/m
+  m.shear = 50;      // N/m
+  m.bend_element = BendElement::ShapeOperator;
+  return m;
+}
+
+double max_distance(const ClothState& a, const ClothState& b) {
+  double d = 0;
+  for (int i = 0; i < a.vertex_count(); ++i) d = std::max(d, (a.x[i] - b.x[i]).norm());
+  return d;
+}
+
+// The default scene's cotton on a 24 x 24 grid and step: the bend far slower than the stretch, so
+// the automatic interval is long. One second of the swing later (the free corner travels about
+// 1.5 m) the split trajectory is within a thousandth of that travel of a bend applied every
+// substep (the step's own error against a step four times shorter is of the same size), and it
+// converges to it as the interval shrinks.
+TEST(MultipleTimeStepping, FollowsTheEverySubstepBend) {
+  Simulation automatic = hanging(24, default_cotton(), IntegratorType::Verlet, 0);
+  Simulation shorter = hanging(24, default_cotton(), IntegratorType::Verlet, 5);
+  Simulation every = hanging(24, default_cotton(), IntegratorType::Verlet, 1);
+  const int interval = bend_interval(automatic.model(), kDt / kSubsteps, kSubsteps);
+  ASSERT_GE(interval, 15);
+  for (int s = 0; s < 60; ++s) {
+    automatic.step();
+    shorter.step();
+    every.step();
+  }
+  const double travel = (automatic.state().x.back() - automatic.model().mesh.positions.back()).norm();
+  const double apart = max_distance(automatic.state(), every.state());
+  const double shorter_apart = max_distance(shorter.state(), every.state());
+  std::printf("free corner travelled %.3f m; from the bend every substep: every %d substeps %.2e m, "
+              "every 5 substeps %.2e m\n", travel, interval, apart, shorter_apart);
+  EXPECT_GT(travel, 1.0);
+  EXPECT_LT(apart, 1e-3 * travel);
+  EXPECT_LT(shorter_apart, apart / 3);  // first order in the interval: 30 / 5 would give 6
+  EXPECT_EQ(automatic.statistics().instabilities + every.statistics().instabilities, 0);
+}
+
+// Without damping, air or friction the hanging sheet conserves energy. A bend 100 times cotton's
+// on a 32 x 32 grid makes the automatic interval short; it holds the energy, while eight times
+// that interval puts the bend's stiffest mode past the kick's stability limit and the run diverges
+// (the blow-up guard reports it).
+TEST(MultipleTimeStepping, AutomaticIntervalIsStableWhereEightTimesItDiverges) {
+  SpringMaterial stiff = default_cotton();
+  stiff.bending = 1e-3;  // N*m
+  stiff.bending_damping = 0;
+  stiff.damping = 0;
+  const int interval = bend_interval(hanging(32, stiff, IntegratorType::Verlet, 0).model(), kDt / kSubsteps, kSubsteps);
+  std::printf("B = 1e-3 N*m, 32 x 32: bend every %d substeps\n", interval);
+  ASSERT_GE(interval, 2);
+  ASSERT_LE(8 * interval, kSubsteps);
+  for (int k : {0, 8 * interval}) {
+    Simulation sim = hanging(32, stiff, IntegratorType::Verlet, k);
+    in_vacuum(sim);
+    const double start = sim.energies().total();
+    double largest_error = 0, largest_kinetic = 0;
+    for (int s = 0; s < 60 && sim.statistics().instabilities == 0; ++s) {
+      sim.step();
+      largest_error = std::max(largest_error, std::abs(sim.energies().total() - start));
+      largest_kinetic = std::max(largest_kinetic, sim.energies().kinetic);
+    }
+    std::printf("interval %d: instabilities %d, energy error %.3g J of kinetic %.3g J\n", k,
+                sim.statistics().instabilities, largest_error, largest_kinetic);
+    if (k == 0) {
+      EXPECT_EQ(sim.statistics().instabilities, 0);
+      EXPECT_LT(largest_error, 0.02 * largest_kinetic);
+    } else {
+      EXPECT_GT(sim.statistics().instabilities, 0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cloth
