@@ -62,7 +62,7 @@ void visit_solver(Visitor&& v, Settings& s) {
                      .tip = "Provot's limit on edge elongation (0.1 = 10%; 0 = edges held at rest "
                             "length; negative = off)",
                      .ui_lo = 0, .ui_hi = 0.5, .integrators = used_by(IntegratorType::Verlet)});
-  v(s.bend_interval, {.key = "bend_interval", .lo = 0, .hi = 10000, .label = "bend interval",
+  v(s.bend_interval, {.key = "bend_interval", .lo = 0, .hi = 10000, .label = "bend interval (0: auto)",
                       .tip = "Substeps between the shape-operator bend's impulses (multiple time "
                              "stepping: the bend is far slower than the stretch); 0 = automatic, "
                              "from the bend's stiffest mode; 1 = every substep",
