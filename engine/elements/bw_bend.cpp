@@ -87,8 +87,6 @@ namespace {
 // c_B = (t_B - 1, -t_B, 0, 1), and the Hessian is its exact derivative by the product rule:
 //   H = sum_X [ c_X (x) dg_X/dx + (1, -1, 0, 0) (x) g_X (dt_X/dx)^T ],
 // dg_X/dx from dg = -N e_hat^T de / |N|^2 - |e| / |N|^2 (I - 2 n n^T) dN, dN from N's cross products.
-// With `hessian` false only C and dC/dx are computed (c.hess stays zero): eval_bend_definite and
-// the shape-operator bend's Gauss-Newton stiffness.
 
 // One wing of the hinge (X = A: opposite vertex x2, offset a; X = B: x3, offset b): |N|^2, g_X,
 // t_X and the per-vertex coefficients c_X of the gradient above.
@@ -118,6 +116,9 @@ HingeAngle angle_and_gradient(const Hinge& h, double rest_angle) {
   return out;
 }
 
+// The angle, its gradient and, with `hessian`, the Hessian above. With `hessian` false only C and
+// dC/dx are computed (c.hess stays zero): eval_bend_definite and the shape-operator bend's
+// Gauss-Newton stiffness.
 Condition<12, 1> hinge_condition(const BendEdge& be, const std::vector<Vec3>& x, bool hessian) {
   const Hinge h = hinge(x[be.v[0]], x[be.v[1]], x[be.v[2]], x[be.v[3]]);
   const HingeAngle angle = angle_and_gradient(h, be.rest_angle);

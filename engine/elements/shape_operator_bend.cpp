@@ -191,7 +191,10 @@ double shape_operator_bend_rate(const std::vector<ShapeOperatorTriangle>& triang
     for (int a = 0; a < count; ++a) {
       g += folded.block<3, 3>(0, 3 * a) * folded.block<3, 3>(0, 3 * a).transpose() / mass[size_t(distinct[size_t(a)])];
     }
-    const Eigen::Matrix3d k_root = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(t.stiffness).operatorSqrt();
+    // K is semidefinite (a boundary edge gives it a zero row): clamp round-off below zero.
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> k_eigen(t.stiffness);
+    const Eigen::Matrix3d k_root = k_eigen.eigenvectors() * k_eigen.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal() *
+                                   k_eigen.eigenvectors().transpose();
     const Eigen::Matrix3d scaled = k_root * g * k_root;
     const double lambda = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(scaled, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
     for (int a = 0; a < count; ++a) vertex_sum[size_t(distinct[size_t(a)])] += std::max(lambda, 0.0);

@@ -71,9 +71,8 @@ struct ShapeOperatorScratch {
 /// shape_operator_bend_force over `triangles`, to round-off. Each interior edge's angle and
 /// gradient are computed once, for its two triangles (`hinges` = build_bend_edges of the same mesh
 /// and weights, which ShapeOperatorTriangle::shared indexes), and no 3 x 18 Jacobian is formed:
-/// the explicit integrators evaluate this every substep, and triangle by triangle it made the
-/// default scene's Verlet step about 9 times costlier than Yu's bend springs
-/// (ShapeOperatorBend.SharedHingeForcesEqualTheElementSum).
+/// the explicit integrators evaluate this many times a frame, where the element-by-element sum
+/// cost about twice as much (ShapeOperatorBend.SharedHingeForcesEqualTheElementSum).
 double add_shape_operator_bend_forces(const std::vector<ShapeOperatorTriangle>& triangles,
                                       const std::vector<BendEdge>& hinges, const std::vector<Vec3>& x,
                                       const std::vector<Vec3>& v, double bending, double damping,

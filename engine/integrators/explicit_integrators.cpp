@@ -25,6 +25,7 @@ void all_forces(const ClothModel& model, const ClothState& state, const StepCont
 }  // namespace
 
 int bend_interval(const ClothModel& model, double h, int substeps) {
+  if (!std::isfinite(model.bend_rate)) return 1;
   const double omega = std::sqrt(model.material.bending * model.bend_rate);
   const double rate = model.material.bending_damping * model.bend_rate;
   const double tau = 1.0 / std::max({omega, rate, 1e-300});  // the longest impulse interval, s
@@ -59,9 +60,9 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
   const int kicks = (ctx.substeps + interval - 1) / interval;
   const auto first = [&](int j) { return j * ctx.substeps / kicks; };
   int opened = 0;  // intervals opened so far
-  const auto kick = [&](int half_of_substeps, double& assembly_ms) {
+  const auto kick = [&](int spanned_substeps, double& assembly_ms) {  // half of each interval it joins
     ScopedTimer timer(assembly_ms);
-    kick_bend(state, model, 0.5 * half_of_substeps * h);
+    kick_bend(state, model, 0.5 * spanned_substeps * h);
   };
   for (int sub = 0; sub < ctx.substeps; ++sub) {
     {

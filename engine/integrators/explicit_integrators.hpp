@@ -17,10 +17,12 @@
 
 namespace cloth {
 
-/// Substeps of length h between the bend's impulses: the largest k with k h omega <= 1 and
-/// k h c <= 1 for the bound omega^2 <= B R and damping rate c <= k_d R (R = model.bend_rate,
-/// shape_operator_bend_rate), half of each limit of an explicit kick; at least 1, at most
-/// `substeps` (one impulse a step at least).
+/// The longest interval between the bend's impulses, in substeps of length h: the largest k with
+/// k h omega <= 1 and k h c <= 1 for the bound omega^2 <= B R and damping rate c <= k_d R
+/// (R = model.bend_rate, shape_operator_bend_rate), half of each limit of an explicit kick; at
+/// least 1, at most `substeps`. A step runs ceil(substeps / k) equal intervals (to a substep), so
+/// they end with the step. The blow-up recovery's doubled substeps halve h and double k: the
+/// interval in seconds stays, so a bend that diverges itself needs solver.bend_interval = 1.
 int bend_interval(const ClothModel& model, double h, int substeps);
 
 class ExplicitIntegrator final : public Integrator {
@@ -40,7 +42,7 @@ class ExplicitIntegrator final : public Integrator {
   /// force evaluations to assembly_ms.
   void substep(ClothState& state, const ClothModel& model, const StepContext& ctx, double t, double h,
                BendForces bend, double& assembly_ms);
-  /// state.v += tau M^-1 f_bend(state): the bend's impulse for the tau seconds until the next one.
+  /// state.v += tau M^-1 f_bend(state): the bend's impulse, tau the half intervals it joins.
   void kick_bend(ClothState& state, const ClothModel& model, double tau);
   Method method_;
   std::vector<Vec3> bend_force_;            ///< scratch of kick_bend

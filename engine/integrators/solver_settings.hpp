@@ -65,7 +65,8 @@ void visit_solver(Visitor&& v, Settings& s) {
   v(s.bend_interval, {.key = "bend_interval", .lo = 0, .hi = 10000, .label = "bend interval (0: auto)",
                       .tip = "Substeps between the shape-operator bend's impulses (multiple time "
                              "stepping: the bend is far slower than the stretch); 0 = automatic, "
-                             "from the bend's stiffest mode; 1 = every substep",
+                             "from the bend's stiffest mode; 1 = every substep. Models with the "
+                             "shape-operator bend only",
                       .ui_lo = 0, .ui_hi = 200,
                       .integrators = used_by(IntegratorType::Verlet, IntegratorType::SymplecticEuler)});
   v(Switchable{s.long_range_slack, 0.0},
