@@ -190,10 +190,21 @@ ElementEval<12> eval_bend_definite(const BendEdge& e, const std::vector<Vec3>& x
 
 /// Nearest positive semi-definite matrix to a symmetric Hessian (= -dfdx): eigenvalues below zero
 /// are clamped to zero, so a Newton solve gets a descent direction even where the elastic energy
-/// is locally concave (compressed stretch, bent hinges). Only the lower triangle is read.
+/// is locally concave (compressed stretch, bent hinges). Only the lower triangle is read. A
+/// non-finite matrix is returned as it is: the step's blow-up guard reports it, and Eigen's QR
+/// iterations on a NaN never converge (they ran to their iteration limit for every element of a
+/// diverged step, most of a diverging run's time).
 template <int N>
 Eigen::Matrix<double, N, N> project_psd(const Eigen::Matrix<double, N, N>& hessian) {
-  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, N, N>> eig(hessian);
+  if (!hessian.allFinite()) return hessian;
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, N, N>> eig;
+  // 3 x 3 (vertex block descent's per-vertex blocks, many per vertex and iteration): Eigen's closed
+  // form, accurate to ~1e-8 of the largest eigenvalue, ample for a clamped stiffness.
+  if constexpr (N == 3) {
+    eig.computeDirect(hessian);
+  } else {
+    eig.compute(hessian);
+  }
   const Eigen::Matrix<double, N, 1> clamped = eig.eigenvalues().cwiseMax(0.0);
   return eig.eigenvectors() * clamped.asDiagonal() * eig.eigenvectors().transpose();
 }
@@ -225,6 +236,7 @@ const Eigen::Matrix<double, N, N - 3>& translation_complement() {
 template <int N>
 Eigen::Matrix<double, N, N> definite_stiffness(const Eigen::Matrix<double, N, N>& dfdx) {
   using Reduced = Eigen::Matrix<double, N - 3, N - 3>;
+  if (!dfdx.allFinite()) return dfdx;  // as project_psd
   const Eigen::Matrix<double, N, N - 3>& q = translation_complement<N>();
   // lazyProduct: coefficient-wise products; Eigen's default sends fixed 9..12 sized products
   // through its general matrix-matrix kernel, which costs more than the arithmetic here.

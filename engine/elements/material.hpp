@@ -5,10 +5,10 @@
 // lengthens by F / (stretch * w); shear the in-plane shear modulus): build_springs sizes each grid
 // spring by the rest area it stands for and the cell's shape so that the lattice has these moduli
 // on any cell aspect and resolution (docs/physics.md, mass-spring "Calibration"). Damping: N*s/m.
-// Bending rigidity B (N*m) maps onto the classic bend springs spanning 2h as k_bend = B / h^2
-// (dimensional mapping only: bend springs resist bending at second order), or, with
-// bend_element = shape-operator, goes to the shape-operator bend element that feels B exactly
-// (see docs/physics.md, "Bending").
+// Bending rigidity B (N*m) goes to the shape-operator bend element, which feels B exactly, or,
+// with bend_element = bend-springs, onto Yu's classic bend springs spanning 2h as k_bend = B / h^2
+// (a dimensional mapping only: bend springs resist bending at second order; docs/physics.md,
+// "Bending").
 #include "core/enum_names.hpp"
 
 namespace cloth {
@@ -55,9 +55,9 @@ struct SpringMaterial {
   double density = 0.15;           ///< areal density, kg/m^2
   double stretch = 1000.0;         ///< 2D Young's modulus along the grid axes, N/m
   double shear = 100.0;            ///< in-plane shear modulus, N/m
-  double bending = 1e-4;           ///< bending rigidity B, N*m (bend spring k = B / rest_len_half^2)
+  double bending = 1e-4;           ///< bending rigidity B, N*m
   /// Springs model: how B is applied (docs/physics.md, "Bending").
-  BendElement bend_element = BendElement::BendSprings;
+  BendElement bend_element = BendElement::ShapeOperator;
   double damping = 0.02;           ///< spring damping along the spring axis, N*s/m
   double velocity_damping = 0.0;   ///< simple velocity damping a = -c v of Yu, sec. 6, 1/s: a
                                    ///< numerical aid, not air (forces/aerodynamics.hpp is the air)

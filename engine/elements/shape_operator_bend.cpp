@@ -202,6 +202,50 @@ double shape_operator_bend_rate(const std::vector<ShapeOperatorTriangle>& triang
   return vertex_sum.empty() ? 0.0 : *std::max_element(vertex_sum.begin(), vertex_sum.end());
 }
 
+ShapeOperatorVertexShare shape_operator_bend_vertex(const ShapeOperatorTriangle& t, int vertex,
+                                                    const std::vector<Vec3>& x, const std::vector<Vec3>& v,
+                                                    double bending, double damping) {
+  // As hinge_angles, with J_v (row i: dtheta_i/dx at the vertex, summed over the hinge's slots
+  // that hold it) in place of the 3 x 18 Jacobian.
+  Eigen::Vector3d theta = Eigen::Vector3d::Zero(), theta_dot = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d jac = Eigen::Matrix3d::Zero();
+  std::array<bool, 3> holds{};
+  for (int i = 0; i < 3; ++i) {
+    if (!t.interior(i)) continue;
+    const BendEdge& hinge = t.hinges[size_t(i)];
+    const HingeAngle angle = bend_angle(hinge, x);
+    theta[i] = angle.value;
+    theta_dot[i] = angle.grad.dot(gather<4>(hinge.v, v));
+    for (int a = 0; a < 4; ++a) {
+      if (hinge.v[size_t(a)] != vertex) continue;
+      holds[size_t(i)] = true;
+      jac.row(i) += angle.grad.segment<3>(3 * a).transpose();
+    }
+  }
+  const Eigen::Vector3d effective = bending * theta + damping * theta_dot;
+  const Eigen::Vector3d g = t.stiffness * effective;
+  ShapeOperatorVertexShare out;
+  out.force = -jac.transpose() * g;
+  Eigen::Matrix3d jkj = jac.transpose() * t.stiffness * jac;
+  jkj = 0.5 * (jkj + jkj.transpose()).eval();
+  out.stiffness = bending * jkj;
+  out.damping = damping * jkj;
+  for (int i = 0; i < 3; ++i) {
+    if (!holds[size_t(i)] || g[i] == 0 || std::abs(effective[i]) <= kBendGaussNewtonAngle * bending) continue;
+    const BendEdge& hinge = t.hinges[size_t(i)];
+    const Condition<12, 1> c = bend_condition(hinge, x, /*hessian=*/true);
+    Eigen::Matrix3d curvature = Eigen::Matrix3d::Zero();
+    for (int a = 0; a < 4; ++a) {
+      for (int b = 0; b < 4; ++b) {
+        if (hinge.v[size_t(a)] == vertex && hinge.v[size_t(b)] == vertex) curvature += c.hess[0].block<3, 3>(3 * a, 3 * b);
+      }
+    }
+    curvature = g[i] * 0.5 * (curvature + curvature.transpose()).eval();
+    out.stiffness += project_psd<3>(curvature);
+  }
+  return out;
+}
+
 ElementEval<18> eval_shape_operator_bend(const ShapeOperatorTriangle& t, const std::vector<Vec3>& x,
                                          const std::vector<Vec3>& v, double bending, double damping) {
   return evaluate(t, x, v, bending, damping, /*definite=*/false);

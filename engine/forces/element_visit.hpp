@@ -91,6 +91,14 @@ void visit_element(const ClothModel& model, const ClothState& state, ElementKind
   }
 }
 
+/// The shape-operator bend element `index`'s share at its vertex i alone, with the constants
+/// visit_element gives it: what vertex-block solvers read instead of the element's 18 x 18 blocks.
+inline ShapeOperatorVertexShare shape_operator_bend_vertex(const ClothModel& model, const ClothState& state,
+                                                           int index, int i) {
+  return shape_operator_bend_vertex(model.bend_triangles[size_t(index)], i, state.x, state.v, model.material.bending,
+                                    model.material.bending_damping);
+}
+
 /// The size of the array of `kind` in the model.
 inline int element_count(const ClothModel& model, ElementKind kind) {
   switch (kind) {

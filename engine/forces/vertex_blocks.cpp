@@ -90,8 +90,15 @@ void add_vertex_block(const ClothModel& model, const ClothState& state, int i, c
     block.damping -= spring.dfdv();
     return;
   }
-  visit_element<true>(model, state, e.kind, e.index, /*definite_bend=*/true,
-                      [&](const auto& eval, const auto& v, bool definite) {
+  if (e.kind == ElementKind::Bend) {
+    const ShapeOperatorVertexShare share = shape_operator_bend_vertex(model, state, e.index, i);
+    block.force += share.force;
+    block.stiffness += share.stiffness;
+    block.damping += share.damping;
+    return;
+  }
+  visit_element<true>(model, state, e.kind, e.index, /*definite_bend=*/false,
+                      [&](const auto& eval, const auto& v, bool) {
                         Eigen::Matrix3d k = Eigen::Matrix3d::Zero();
                         for (size_t a = 0; a < v.size(); ++a) {
                           if (v[a] != i) continue;
@@ -102,7 +109,7 @@ void add_vertex_block(const ClothModel& model, const ClothState& state, int i, c
                             block.damping -= eval.dfdv.template block<3, 3>(3 * a, 3 * b);
                           }
                         }
-                        block.stiffness += definite ? k : project_psd<3>(k);
+                        block.stiffness += project_psd<3>(k);
                       });
 }
 

@@ -55,8 +55,9 @@ class VertexElements {
 /// Adds what element `e` puts on vertex i (one of its vertices) to `block`: its force on i and the
 /// diagonal blocks ∂f_i/∂x_i, ∂f_i/∂v_i (a vertex listed twice in an element, as on a boundary
 /// bend, takes both slots). The stiffness is definite: springs clamp compression, the
-/// shape-operator bend is Gauss-Newton at small angles (its step-definite kernel), other elements'
-/// 3x3 blocks are projected onto the positive semidefinite cone (project_psd).
+/// shape-operator bend gives its vertex rows alone (shape_operator_bend_vertex: Gauss-Newton, each
+/// large hinge's block projected), other elements' 3x3 blocks are projected onto the positive
+/// semidefinite cone (project_psd).
 void add_vertex_block(const ClothModel& model, const ClothState& state, int i, const VertexElements::Entry& e,
                       VertexBlock& block);
 
