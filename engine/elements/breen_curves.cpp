@@ -63,6 +63,11 @@ Curve1D stretch_well(double s) {
   return {d * d * d * d * d, 5 * d * d * d * d, 20 * d * d * d};
 }
 
+Curve1D linear_stretch(double s) {
+  if (s < 1) return {};  // at s = 1 the tension side's stiffness: a Newton step from rest has one
+  return {0.5 * (s - 1) * (s - 1), s - 1, 1};
+}
+
 Curve1D repel_well(double s) {
   if (s > 1) return {};
   const double d = 1 - s;  // (1 - s)^5 / s and its derivatives by the quotient rule
@@ -123,18 +128,19 @@ Curve1D trellis_energy_density(const ShearCurve& c, double A) {
 // shear rigidity G in gf/(cm deg)), ordered as the tutorial's drape results say (cotton is the
 // stiff one in bending) and as KES surveys report for shear (polyester/cotton blends are the
 // stiffest in shear: Journal of the Textile Institute 84(2), 192-198, 1993). Linear curves
-// (b3 = g3 = 0): the non-linear terms need the measured curves. docs/physics.md has the table and
-// conversions.
+// (b3 = g3 = 0): the non-linear terms need the measured curves. The stretch modulus C (N/m) is the
+// class value of the engine's material presets (material_presets.cpp: Y = 490 N/m / EM, KES
+// extensibility EM at 500 gf/cm). docs/physics.md has the table and conversions.
 namespace {
 
 struct PresetRow {
   const char* name;
-  double kes_bending, kes_shear;
+  double kes_bending, kes_shear, stretch;
 };
 constexpr std::array<PresetRow, 3> kPresets = {{
-    {"cotton", 0.15, 1.2},
-    {"wool", 0.08, 0.5},
-    {"polyester-cotton", 0.10, 1.8},
+    {"cotton", 0.15, 1.2, 1.0e4},
+    {"wool", 0.08, 0.5, 6.0e3},
+    {"polyester-cotton", 0.10, 1.8, 1.2e4},
 }};
 
 }  // namespace
@@ -151,15 +157,11 @@ const std::vector<std::string>& breen_preset_names() {
 BreenCurves breen_preset(const std::string& name) {
   constexpr double kBendingUnit = 9.80665e-3 * 1e-4 / 1e-2;                        // gf cm^2/cm -> N m
   constexpr double kShearUnit = 9.80665e-3 / 1e-2 / (3.141592653589793 / 180);  // gf/(cm deg) -> N/m/rad
-  // The tutorial has no cloth-specific stretch data, one C for all. Ours: 5e6 N/m makes a metre of
-  // cloth hanging under its own weight (~1.5 N/m at the top) stretch ~1.6%, the "negligible" strain
-  // the tutorial describes, since the tension is dE/de = 5 C e^4 per unit width.
-  constexpr double kWellScale = 5e6;
   for (const PresetRow& row : kPresets) {
     if (name != row.name) continue;
     BreenCurves c;
     c.name = row.name;
-    c.well_scale = kWellScale;
+    c.well_scale = row.stretch;
     c.warp.b1 = c.weft.b1 = row.kes_bending * kBendingUnit;
     c.shear.g1 = row.kes_shear * kShearUnit;
     return c;

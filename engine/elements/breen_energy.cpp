@@ -112,8 +112,8 @@ ElementEval<6> eval_link(const BreenLink& e, const std::vector<Vec3>& x, const s
   const double s = c.value[0] / e.rest;
   Curve1D phi = repel_well(s);
   if (with_stretch) {
-    const Curve1D st = stretch_well(s);
-    phi = {phi.f + st.f, phi.df + st.df, phi.d2f + st.d2f};
+    const Curve1D st = stretch_well(s), linear = linear_stretch(s);
+    phi = {phi.f + st.f + linear.f, phi.df + st.df + linear.df, phi.d2f + st.d2f + linear.d2f};
   }
   const double k = well_scale * e.area;  // phi is in s = r / w: d/dr = (1 / w) d/ds
   const Curve1D energy{k * phi.f, k * phi.df / e.rest, k * phi.d2f / (e.rest * e.rest)};

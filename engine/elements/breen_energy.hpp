@@ -40,6 +40,13 @@ Curve1D stretch_well(double s);
 /// C w^4 so that it is dimensionless as S: (1 - s)^5 / s for s <= 1 (compact support: 0 beyond w).
 /// Both wells vanish at s = 1 with their first four derivatives: the sum is C^4 at the join.
 Curve1D repel_well(double s);
+/// The small-strain term added to the tutorial's wells: 1/2 (s - 1)^2 for s >= 1, 0 in compression
+/// (threads buckle; the repel well resists there). S alone has zero stiffness at rest and would
+/// leave C no modulus; with this term C is the membrane's Young's modulus (a strip pulled by F
+/// lengthens by F / (C w) at small strain, `MembraneTension.StrainIsForceOverStretchTimesWidth`)
+/// and S stiffens the thread at large strain (5 C eps^4 against C eps: 4% more tension at
+/// eps = 0.2).
+Curve1D linear_stretch(double s);
 
 /// Kawabata bending curve M(K) = b1 K + b3 K^3 (moment per unit width, N, against curvature K,
 /// 1/m). Odd in K because the tutorial ignores the hysteresis and assumes "the same path is
@@ -66,7 +73,7 @@ struct ShearCurve {
 /// A fabric: the stretch/repel scale C and the per-thread bending and the shear curves.
 struct BreenCurves {
   std::string name;
-  double well_scale = 0;  ///< C of S and R, per unit rest area: J/m^2 = N/m
+  double well_scale = 0;  ///< C of S, R and the linear term: the membrane's Young's modulus, N/m
   BendingCurve warp;      ///< bending of threads along u (grid index i); the tutorial's warp
   BendingCurve weft;      ///< bending of threads along v (grid index j)
   ShearCurve shear;       ///< trellising (isotropic: one curve for both senses)
@@ -141,7 +148,8 @@ std::vector<BreenLink> find_repel_pairs(const std::vector<Vec3>& x, const std::v
 
 // ---- Kernels ------------------------------------------------------------------------------------
 
-/// E = C a [S + R](|x_a - x_b| / w) (the tutorial's energy well). Damping -k_d (a / w^2) (r_dot)
+/// E = C a [S + R + linear_stretch](|x_a - x_b| / w) (the tutorial's energy well with the
+/// small-strain term). Damping -k_d (a / w^2) (r_dot)
 /// along the link, k_damp in N s/m (a 2D viscosity: a strain rate eps_dot dissipates
 /// k_damp eps_dot^2 per m^2).
 ElementEval<6> eval_breen_stretch(const BreenLink& e, const std::vector<Vec3>& x,

@@ -16,7 +16,7 @@ void visit_material(Visitor&& v, Material& m) {
                 .tip = "Areal density (cotton about 0.15)", .log = true, .ui_lo = 0.01, .ui_hi = 5});
   v(m.stretch, {.key = "stretch", .unit = "N/m", .lo = 0, .hi = 1e8,
                 .tip = "Membrane stretch modulus: 2D Young's modulus along the material axes u "
-                       "and v (Feynman: of the threads; Breen: the energy well C)",
+                       "and v (Feynman: of the threads; Breen: C, which also scales its energy wells)",
                 .log = true, .ui_lo = 1, .ui_hi = 1e5});
   v(m.shear, {.key = "shear", .unit = "N/m", .lo = 0, .hi = 1e8,
               .tip = "In-plane shear modulus (Breen: the trellis stiffness per rad)",
