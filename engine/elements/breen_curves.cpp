@@ -129,8 +129,8 @@ Curve1D trellis_energy_density(const ShearCurve& c, double A) {
 // stiff one in bending) and as KES surveys report for shear (polyester/cotton blends are the
 // stiffest in shear: Journal of the Textile Institute 84(2), 192-198, 1993). Linear curves
 // (b3 = g3 = 0): the non-linear terms need the measured curves. The stretch modulus C (N/m) is the
-// class value of the engine's material presets (material_presets.cpp: Y = 490 N/m / EM, KES
-// extensibility EM at 500 gf/cm). docs/physics.md has the table and conversions.
+// class value of the engine's material presets (material_presets.cpp), Y = 490 N/m / EM from the
+// KES extensibility EM at 500 gf/cm. docs/physics.md has the tables and conversions.
 namespace {
 
 struct PresetRow {

@@ -107,9 +107,8 @@ struct ShapeOperatorVertexShare {
 /// for each hinge beyond kBendGaussNewtonAngle, its curvature block at the vertex projected on its
 /// own 3 x 3 rather than the 12 x 12 of the hinge (the descent needs each vertex's block
 /// definite, not the element's; its fixed point does not depend on the block). A vertex touches
-/// about twelve elements, and building each one's 18 x 18 matrices to read one 3 x 3 block made
-/// vertex block descent ~45x slower than with bend springs
-/// (ShapeOperatorBend.VertexShareIsTheElementsRowsAtTheVertex).
+/// about twelve elements, and building each one's two 18 x 18 matrices to read one 3 x 3 block
+/// would dominate the descent (ShapeOperatorBend.VertexShareIsTheElementsRowsAtTheVertex).
 ShapeOperatorVertexShare shape_operator_bend_vertex(const ShapeOperatorTriangle& t, int vertex,
                                                     const std::vector<Vec3>& x, const std::vector<Vec3>& v,
                                                     double bending, double damping);

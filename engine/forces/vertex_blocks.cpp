@@ -97,6 +97,7 @@ void add_vertex_block(const ClothModel& model, const ClothState& state, int i, c
     block.damping += share.damping;
     return;
   }
+  // definite_bend concerns the Bend kind alone, which returned above.
   visit_element<true>(model, state, e.kind, e.index, /*definite_bend=*/false,
                       [&](const auto& eval, const auto& v, bool) {
                         Eigen::Matrix3d k = Eigen::Matrix3d::Zero();

@@ -319,7 +319,7 @@ TEST(BreenGrid, ZeroAtRestAndUnderRigidMotion) {
     for (const Vec3& p : *x) rigid_v.push_back(omega.cross(p) + Vec3(1, 2, 3));
     const GridEval g = evaluate_grid(el, c, *x, rigid_v, 0.5);
     EXPECT_LT(std::abs(g.energy), 1e-18);
-    // Round-off of a link's length times its stiffness C a / w: relative to the tension scale C w.
+    // Round-off of a link's length times its stiffness C a / w^2: relative to the tension scale C w.
     for (const Vec3& f : g.force) EXPECT_LT(f.norm(), 1e-14 * c.well_scale * 0.05);
   }
 

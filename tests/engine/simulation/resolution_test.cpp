@@ -95,7 +95,7 @@ INSTANTIATE_TEST_SUITE_P(Models, TriangulationIndependence,
 
 // Printed, not held to 2% (docs/physics.md, "Calibration" of the mass-spring model): the springs
 // are sized for the grid's rectangular cells, and on uneven cells a network of springs, one
-// constant per edge, cannot carry the membrane's moduli (measured 3.4% more sag).
+// constant per edge, cannot carry the membrane's moduli (measured 3.9% more sag).
 TEST(TriangulationIndependence, SpringsHammockOnAJitteredMeshIsPrinted) {
   const double grid = hammock_centre_sag(ModelType::Springs, 32);
   const double jittered = hammock_centre_sag(ModelType::Springs, 32, 0.25);
