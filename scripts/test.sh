@@ -29,10 +29,12 @@ if [ "${1:-}" = "--sanitize" ]; then
   # Under the sanitizers frames run ~10x slower, so some tests stay in the plain build only:
   # - the long physics scenarios (static shapes after hundreds of implicit steps on up to 64 x 64
   #   grids, 100 frames of every shipped scene, every static drape method on one problem, the
-  #   flag in wind under every integrator, self-collision of a folded cloth under vbd, the
-  #   tablecloth drape, the overstretch rollback, two- and three-thread bit equality of the
-  #   implicit and XPBD steps): ~40 min
-  #   there, and no code path that the shorter tests and the parameter sweep do not already run;
+  #   flag in wind under every integrator, a folded cloth's self-collision under each integrator,
+  #   the tablecloth drape, the overstretch rollback, two- and three-thread bit equality of the
+  #   implicit and XPBD steps, XPBD's cloth on a sphere, the mouse spring's seconds of hanging
+  #   under VBD): 1.5-19 min each there, and no code path that the shorter tests (self-collision's
+  #   proximity and response, VBD's grab, the threads' own tests) and the parameter sweep do not
+  #   already run;
   # - four app tests whose clicks depend on timing: app_drag_corner's press on the settled corner
   #   (its twins app_drag_tear and app_drag_compare run the same script and grab under them),
   #   app_export_frames' panel buttons (the exports' code runs there in PointCache.* and
@@ -40,7 +42,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   #   recording of a 48 x 48 cloth at 60 substeps, which ran past 300 s.
   # The benchmarks are not built there: nothing runs them.
   bench=OFF
-  long_physics="ResolutionIndependence|TriangulationIndependence|SphereDrapeIndependence|Cantilever|Hammock|LargeStep|HangingCloth|^Hanging\\.|ShippedScenes|StaticDrape\\.(AllMethods|MultigridNeedsFewer|TableclothOverSphere)|Aero\\.WindBlows|SelfCollisionInSimulation.*/vbd|SelfCollisionScenario|Recovery\\.AnOverstretching|ParallelSolve\\.TwoAndThree|ParallelXpbd\\.TwoThreads|Implicit\\.DefaultCgTolerance"
+  long_physics="ResolutionIndependence|TriangulationIndependence|SphereDrapeIndependence|Cantilever|Hammock|LargeStep|HangingCloth|^Hanging\\.|ShippedScenes|StaticDrape\\.(AllMethods|MultigridNeedsFewer|TableclothOverSphere)|Aero\\.WindBlows|SelfCollisionInSimulation\\.AFolded|SelfCollisionScenario|Recovery\\.AnOverstretching|ParallelSolve\\.|ParallelXpbd\\.TwoThreads|Xpbd\\.ClothDroppedOnSphere|MouseSpringIntegrator\\..*/vbd|Implicit\\.DefaultCgTolerance"
   timed_clicks="app_drag_corner$|app_export_frames|app_persist_settings|app_ui_controls"
   # The implicit parameter sweep's divergent sets (rolled back and retried with more substeps)
   # take 6-10 min here, against 1.5 min in the plain build.
