@@ -1,8 +1,9 @@
 // Per-vertex element stencils for point relaxation (Feynman 1986, 4.1: "the change in the energy
 // of a point when moved depends only on the old and new positions of the point and the positions
 // of its neighbors"). The dispatch below passes each kernel the same parameters as
-// internal_forces.cpp's for_each_element; static_drape_test checks that the stencil sums equal
-// internal_energy / add_internal_forces for every model type.
+// internal_forces.cpp's for_each_element; DrapeStencil.IsTheWholeModelSeenFromOneVertex checks,
+// for every model type, that a stencil's force is add_internal_forces' at its vertex and that
+// moving the vertex changes its energy as it changes internal_energy.
 #include <array>
 #include <cmath>
 
@@ -35,9 +36,10 @@ void for_each_element_ref(const ClothModel& m, Visit&& visit) {
   for (size_t e = 0; e < m.breen.trellis.size(); ++e) visit(kBreenTrellis, e, m.breen.trellis[e].v);
 }
 
-// Energy of one element, and its force on vertex i (when force != nullptr).
-template <int N, size_t V>
-double take(const ElementEval<N>& e, const std::array<int, V>& v, int i, Vec3* force) {
+// Energy of one element, and its force on vertex i (when force != nullptr); `e` is an
+// ElementEval<N> or an ElementForce<N>.
+template <typename Element, size_t V>
+double take(const Element& e, const std::array<int, V>& v, int i, Vec3* force) {
   if (force) {
     for (size_t a = 0; a < V; ++a) {
       if (v[a] == i) *force += e.force.template segment<3>(3 * a);
@@ -65,7 +67,7 @@ double element(const ClothModel& model, ElementRef r, int i, const std::vector<V
     }
     case kBend: {
       const ShapeOperatorTriangle& t = model.bend_triangles[r.index];
-      return take(eval_shape_operator_bend(t, x, v, m.bending, m.bending_damping), t.v, i, force);
+      return take(shape_operator_bend_force(t, x, v, m.bending, m.bending_damping), t.v, i, force);
     }
     case kEdgeArea: {
       const EdgeAreaTriangle& t = model.edge_area[r.index];

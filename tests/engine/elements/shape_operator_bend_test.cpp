@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <random>
 #include <string>
 
+#include "elements/bw_conditions.hpp"
 #include "elements/shape_operator_bend.hpp"
 #include "engine/support/kernel_checks.hpp"
 #include "engine/support/patterned_grid.hpp"
@@ -263,10 +265,53 @@ TEST(ShapeOperatorBend, SharedHingeForcesEqualTheElementSum) {
 // flap), and a definite stiffness: at small angles exactly the Gauss-Newton block of
 // eval_shape_operator_bend_definite; with every hinge folded far, semidefinite and no softer than
 // the exact block (each large hinge's curvature block is only clamped upwards).
+// The vertex's stiffness row as shape_operator_bend_vertex documents it, built from bend_condition
+// (angle, gradient and Hessian of each hinge): Gauss-Newton B J_v^T K J_v, plus, for each hinge
+// whose effective angle passes kBendGaussNewtonAngle, g_i times its curvature block at the vertex
+// with negative eigenvalues clamped by Eigen's iterative eigensolver. `clamped` counts the hinges
+// whose block had a negative eigenvalue.
+Eigen::Matrix3d documented_vertex_stiffness(const ShapeOperatorTriangle& t, int vertex, const std::vector<Vec3>& x,
+                                            const std::vector<Vec3>& v, int& clamped) {
+  Eigen::Vector3d effective = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d jac = Eigen::Matrix3d::Zero();
+  std::array<Condition<12, 1>, 3> hinge;
+  for (int i = 0; i < 3; ++i) {
+    if (!t.interior(i)) continue;
+    hinge[size_t(i)] = bend_condition(t.hinges[size_t(i)], x, /*hessian=*/true);
+    const Condition<12, 1>& c = hinge[size_t(i)];
+    double rate = 0;
+    for (int a = 0; a < 4; ++a) {
+      const int w = t.hinges[size_t(i)].v[size_t(a)];
+      rate += c.grad.col(0).segment<3>(3 * a).dot(v[size_t(w)]);
+      if (w == vertex) jac.row(i) += c.grad.col(0).segment<3>(3 * a).transpose();
+    }
+    effective[i] = kB * c.value[0] + kDamp * rate;
+  }
+  const Eigen::Vector3d g = t.stiffness * effective;
+  Eigen::Matrix3d k = kB * jac.transpose() * t.stiffness * jac;
+  clamped = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (!t.interior(i) || jac.row(i).isZero() || std::abs(effective[i]) <= kBendGaussNewtonAngle * kB) continue;
+    Eigen::Matrix3d curvature = Eigen::Matrix3d::Zero();
+    for (int a = 0; a < 4; ++a) {
+      for (int b = 0; b < 4; ++b) {
+        if (t.hinges[size_t(i)].v[size_t(a)] == vertex && t.hinges[size_t(i)].v[size_t(b)] == vertex) {
+          curvature += hinge[size_t(i)].hess[0].block<3, 3>(3 * a, 3 * b);
+        }
+      }
+    }
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(g[i] * 0.5 * (curvature + curvature.transpose()));
+    if (eig.eigenvalues().minCoeff() < 0) ++clamped;
+    k += eig.eigenvectors() * eig.eigenvalues().cwiseMax(0.0).asDiagonal() * eig.eigenvectors().transpose();
+  }
+  return k;
+}
+
 TEST(ShapeOperatorBend, VertexShareIsTheElementsRowsAtTheVertex) {
   const RestMesh flat = flapped_triangle();
   const std::vector<ShapeOperatorTriangle> elements = build_shape_operator_bend(flat);
   std::mt19937 rng(2024);
+  int clamped_blocks = 0;  // at the large fold
   for (const double fold : {0.03, 0.6}) {
     std::vector<Vec3> x = flat.positions, v(x.size());
     x[3].z() += fold;
@@ -299,9 +344,13 @@ TEST(ShapeOperatorBend, VertexShareIsTheElementsRowsAtTheVertex) {
         EXPECT_LT((share.damping - damping).norm(), 1e-12 * exact.dfdv.norm()) << what;
         const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> own(share.stiffness);
         EXPECT_GE(own.eigenvalues().minCoeff(), -1e-12 * scale) << what;
+        int clamped = 0;
+        const Eigen::Matrix3d documented = documented_vertex_stiffness(t, vertex, x, v, clamped);
+        EXPECT_LT((share.stiffness - documented).norm(), 1e-10 * scale) << what;
         if (fold < 0.1) {
           EXPECT_LT((share.stiffness - definite_k).norm(), 1e-12 * scale) << what;
         } else {
+          clamped_blocks += clamped;
           const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> stiffer(share.stiffness - exact_k);
           EXPECT_GE(stiffer.eigenvalues().minCoeff(), -1e-12 * scale) << what;
           EXPECT_GT((share.stiffness - exact_k).norm(), 1e-6 * scale) << what;  // a block was clamped
@@ -309,6 +358,7 @@ TEST(ShapeOperatorBend, VertexShareIsTheElementsRowsAtTheVertex) {
       }
     }
   }
+  EXPECT_GT(clamped_blocks, 3) << "the large fold must exercise the clamp";
 }
 
 // shape_operator_bend_rate is an upper bound on the largest eigenvalue of M^-1 H (the explicit
