@@ -134,19 +134,27 @@ ElementForce<18> shape_operator_bend_force(const ShapeOperatorTriangle& t, const
   return {0.5 * bending * h.theta.dot(t.stiffness * h.theta), -h.jac.transpose() * h.g};
 }
 
+void update_hinge(const std::vector<BendEdge>& hinges, size_t h, const std::vector<Vec3>& x,
+                  const std::vector<Vec3>& v, double bending, double damping, ShapeOperatorScratch& scratch) {
+  scratch.angle[h] = bend_angle(hinges[h], x);
+  const double theta_dot = scratch.angle[h].grad.dot(gather<4>(hinges[h].v, v));
+  scratch.effective[h] = bending * scratch.angle[h].value + damping * theta_dot;
+}
+
+void update_hinges(const std::vector<BendEdge>& hinges, const std::vector<Vec3>& x, const std::vector<Vec3>& v,
+                   double bending, double damping, ShapeOperatorScratch& scratch) {
+  scratch.angle.resize(hinges.size());
+  scratch.effective.resize(hinges.size());
+  for (size_t h = 0; h < hinges.size(); ++h) update_hinge(hinges, h, x, v, bending, damping, scratch);
+}
+
 double add_shape_operator_bend_forces(const std::vector<ShapeOperatorTriangle>& triangles,
                                       const std::vector<BendEdge>& hinges, const std::vector<Vec3>& x,
                                       const std::vector<Vec3>& v, double bending, double damping,
                                       ShapeOperatorScratch& scratch, std::vector<Vec3>& f) {
   const size_t n = hinges.size();
-  scratch.angle.resize(n);
-  scratch.effective.resize(n);
+  update_hinges(hinges, x, v, bending, damping, scratch);
   scratch.sum.assign(n, 0.0);
-  for (size_t h = 0; h < n; ++h) {
-    scratch.angle[h] = bend_angle(hinges[h], x);
-    const double theta_dot = scratch.angle[h].grad.dot(gather<4>(hinges[h].v, v));
-    scratch.effective[h] = bending * scratch.angle[h].value + damping * theta_dot;
-  }
   // Per triangle, as hinge_angles: theta_i and the effective angles from the shared hinges, then
   // g = K eff sent back to them. The force is -sum_i g_i dtheta_i/dx = -sum_h sum(h) grad_h.
   double energy = 0;
@@ -203,26 +211,25 @@ double shape_operator_bend_rate(const std::vector<ShapeOperatorTriangle>& triang
 }
 
 ShapeOperatorVertexShare shape_operator_bend_vertex(const ShapeOperatorTriangle& t, int vertex,
-                                                    const std::vector<Vec3>& x, const std::vector<Vec3>& v,
+                                                    const std::vector<BendEdge>& hinges,
+                                                    const ShapeOperatorScratch& cache, const std::vector<Vec3>& x,
                                                     double bending, double damping) {
-  // As hinge_angles, with J_v (row i: dtheta_i/dx at the vertex, summed over the hinge's slots
-  // that hold it) in place of the 3 x 18 Jacobian.
-  Eigen::Vector3d theta = Eigen::Vector3d::Zero(), theta_dot = Eigen::Vector3d::Zero();
+  // As add_shape_operator_bend_forces' per-triangle pass, with J_v (row i: dtheta_i/dx at the
+  // vertex, summed over the hinge's slots that hold it) in place of the 3 x 18 Jacobian.
+  Eigen::Vector3d effective = Eigen::Vector3d::Zero();
   Eigen::Matrix3d jac = Eigen::Matrix3d::Zero();
   std::array<bool, 3> holds{};
   for (int i = 0; i < 3; ++i) {
     if (!t.interior(i)) continue;
-    const BendEdge& hinge = t.hinges[size_t(i)];
-    const HingeAngle angle = bend_angle(hinge, x);
-    theta[i] = angle.value;
-    theta_dot[i] = angle.grad.dot(gather<4>(hinge.v, v));
+    const size_t h = size_t(t.shared[size_t(i)]);
+    const double sign = t.shared_sign[size_t(i)];
+    effective[i] = sign * cache.effective[h];
     for (int a = 0; a < 4; ++a) {
-      if (hinge.v[size_t(a)] != vertex) continue;
+      if (hinges[h].v[size_t(a)] != vertex) continue;
       holds[size_t(i)] = true;
-      jac.row(i) += angle.grad.segment<3>(3 * a).transpose();
+      jac.row(i) += sign * cache.angle[h].grad.segment<3>(3 * a).transpose();
     }
   }
-  const Eigen::Vector3d effective = bending * theta + damping * theta_dot;
   const Eigen::Vector3d g = t.stiffness * effective;
   ShapeOperatorVertexShare out;
   out.force = -jac.transpose() * g;
@@ -232,15 +239,16 @@ ShapeOperatorVertexShare shape_operator_bend_vertex(const ShapeOperatorTriangle&
   out.damping = damping * jkj;
   for (int i = 0; i < 3; ++i) {
     if (!holds[size_t(i)] || g[i] == 0 || std::abs(effective[i]) <= kBendGaussNewtonAngle * bending) continue;
-    const BendEdge& hinge = t.hinges[size_t(i)];
-    const Condition<12, 1> c = bend_condition(hinge, x, /*hessian=*/true);
+    const size_t h = size_t(t.shared[size_t(i)]);
+    const Condition<12, 1> c = bend_condition(hinges[h], x, /*hessian=*/true);
     Eigen::Matrix3d curvature = Eigen::Matrix3d::Zero();
     for (int a = 0; a < 4; ++a) {
       for (int b = 0; b < 4; ++b) {
-        if (hinge.v[size_t(a)] == vertex && hinge.v[size_t(b)] == vertex) curvature += c.hess[0].block<3, 3>(3 * a, 3 * b);
+        if (hinges[h].v[size_t(a)] == vertex && hinges[h].v[size_t(b)] == vertex) curvature += c.hess[0].block<3, 3>(3 * a, 3 * b);
       }
     }
-    curvature = g[i] * 0.5 * (curvature + curvature.transpose()).eval();
+    // theta_i = sign * the shared hinge's angle: its Hessian carries the sign too.
+    curvature = (t.shared_sign[size_t(i)] * g[i] * 0.5) * (curvature + curvature.transpose()).eval();
     out.stiffness += project_psd<3>(curvature);
   }
   return out;

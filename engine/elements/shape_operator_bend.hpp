@@ -61,11 +61,20 @@ std::vector<ShapeOperatorTriangle> build_shape_operator_bend(const RestMesh& mes
                                                              double k_v = 1.0);
 
 /// Per-hinge arrays of add_shape_operator_bend_forces, kept between calls so that a step
-/// allocates nothing.
+/// allocates nothing; vertex block descent keeps angle and effective as its hinge cache.
 struct ShapeOperatorScratch {
   std::vector<HingeAngle> angle;      ///< each shared hinge's angle and gradient
   std::vector<double> effective, sum; ///< B theta + k_d theta_dot; sum over its triangles of (K eff)_i
 };
+
+/// Hinge h's angle, gradient and effective angle B theta + k_d theta_dot at positions x and
+/// velocities v, into scratch.angle[h] and scratch.effective[h] (sized for `hinges`).
+void update_hinge(const std::vector<BendEdge>& hinges, size_t h, const std::vector<Vec3>& x,
+                  const std::vector<Vec3>& v, double bending, double damping, ShapeOperatorScratch& scratch);
+
+/// update_hinge for every hinge, after sizing the arrays.
+void update_hinges(const std::vector<BendEdge>& hinges, const std::vector<Vec3>& x, const std::vector<Vec3>& v,
+                   double bending, double damping, ShapeOperatorScratch& scratch);
 
 /// Adds every element's force (elastic + damping) to f and returns their energy: the sum of
 /// shape_operator_bend_force over `triangles`, to round-off. Each interior edge's angle and
@@ -109,8 +118,13 @@ struct ShapeOperatorVertexShare {
 /// definite, not the element's; its fixed point does not depend on the block). A vertex touches
 /// about twelve elements, and building each one's two 18 x 18 matrices to read one 3 x 3 block
 /// would dominate the descent (ShapeOperatorBend.VertexShareIsTheElementsRowsAtTheVertex).
+/// The angles come from `cache` (update_hinge of the shared hinges `hinges`, current for x and the
+/// velocities): the two elements on a hinge's edge are read from each of their six vertices, about
+/// twelve reads of its angle a sweep, while its four vertices move four times. x is read for the
+/// large hinges' curvature blocks only.
 ShapeOperatorVertexShare shape_operator_bend_vertex(const ShapeOperatorTriangle& t, int vertex,
-                                                    const std::vector<Vec3>& x, const std::vector<Vec3>& v,
+                                                    const std::vector<BendEdge>& hinges,
+                                                    const ShapeOperatorScratch& cache, const std::vector<Vec3>& x,
                                                     double bending, double damping);
 
 /// Energy, force (elastic + damping) and Jacobians of one element: bending = B (N*m), damping =

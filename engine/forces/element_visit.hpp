@@ -93,10 +93,24 @@ void visit_element(const ClothModel& model, const ClothState& state, ElementKind
 
 /// The shape-operator bend element `index`'s share at its vertex i alone, with the constants
 /// visit_element gives it: what vertex-block solvers read instead of the element's 18 x 18 blocks.
+/// `hinges`: update_hinge of model.bw_bends at the state, with the same constants.
 inline ShapeOperatorVertexShare shape_operator_bend_vertex(const ClothModel& model, const ClothState& state,
-                                                           int index, int i) {
-  return shape_operator_bend_vertex(model.bend_triangles[size_t(index)], i, state.x, state.v, model.material.bending,
-                                    model.material.bending_damping);
+                                                           const ShapeOperatorScratch& hinges, int index, int i) {
+  return shape_operator_bend_vertex(model.bend_triangles[size_t(index)], i, model.bw_bends, hinges, state.x,
+                                    model.material.bending, model.material.bending_damping);
+}
+
+/// update_hinges of model.bw_bends at the state with the constants of the model's bend elements
+/// (nothing for a model without them).
+inline void update_bend_hinges(const ClothModel& model, const ClothState& state, ShapeOperatorScratch& hinges) {
+  if (model.bend_triangles.empty()) return;
+  update_hinges(model.bw_bends, state.x, state.v, model.material.bending, model.material.bending_damping, hinges);
+}
+
+/// update_hinge of one of model.bw_bends, as update_bend_hinges.
+inline void update_bend_hinge(const ClothModel& model, const ClothState& state, int hinge, ShapeOperatorScratch& hinges) {
+  update_hinge(model.bw_bends, size_t(hinge), state.x, state.v, model.material.bending, model.material.bending_damping,
+               hinges);
 }
 
 /// The size of the array of `kind` in the model.

@@ -64,6 +64,18 @@ VertexElements::VertexElements(const ClothModel& model) {
     if (size_t(c) >= colours_.size()) colours_.resize(size_t(c) + 1);
     colours_[size_t(c)].push_back(i);
   }
+
+  std::vector<std::vector<int>> hinges(static_cast<size_t>(n));
+  if (!model.bend_triangles.empty()) {
+    for (size_t h = 0; h < model.bw_bends.size(); ++h) {
+      for (int vertex : model.bw_bends[h].v) hinges[size_t(vertex)].push_back(static_cast<int>(h));
+    }
+  }
+  hinge_begin_.assign(size_t(n) + 1, 0);
+  for (int i = 0; i < n; ++i) {
+    hinge_begin_[size_t(i) + 1] = hinge_begin_[size_t(i)] + static_cast<int>(hinges[size_t(i)].size());
+    hinge_list_.insert(hinge_list_.end(), hinges[size_t(i)].begin(), hinges[size_t(i)].end());
+  }
 }
 
 bool VertexElements::same_topology(const ClothModel& model) const {
@@ -78,8 +90,8 @@ bool VertexElements::same_topology(const ClothModel& model) const {
   return same && k == signature_.size();
 }
 
-void add_vertex_block(const ClothModel& model, const ClothState& state, int i, const VertexElements::Entry& e,
-                      VertexBlock& block) {
+void add_vertex_block(const ClothModel& model, const ClothState& state, const ShapeOperatorScratch& bend_hinges,
+                      int i, const VertexElements::Entry& e, VertexBlock& block) {
   if (e.spring) {
     const Spring& s = model.springs[size_t(e.index)];
     const SpringState spring = evaluate_spring(s, state.x[size_t(s.i)], state.x[size_t(s.j)], state.v[size_t(s.i)],
@@ -91,7 +103,7 @@ void add_vertex_block(const ClothModel& model, const ClothState& state, int i, c
     return;
   }
   if (e.kind == ElementKind::Bend) {
-    const ShapeOperatorVertexShare share = shape_operator_bend_vertex(model, state, e.index, i);
+    const ShapeOperatorVertexShare share = shape_operator_bend_vertex(model, state, bend_hinges, e.index, i);
     block.force += share.force;
     block.stiffness += share.stiffness;
     block.damping += share.damping;

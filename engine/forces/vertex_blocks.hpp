@@ -44,12 +44,21 @@ class VertexElements {
   /// Greedy colouring in vertex order: each vertex takes the lowest colour no earlier neighbour
   /// (a vertex of one of its elements) has; a springs grid with bend springs takes 7.
   const std::vector<std::vector<int>>& colours() const { return colours_; }
+  /// The shared hinges (model.bw_bends, when the model has shape-operator bend elements) that
+  /// hold vertex i: those whose cached angle goes stale when it moves. A hinge's four vertices lie
+  /// in one element's stencil, so they have four colours: while one colour moves, each hinge has
+  /// at most one vertex moving, and no other vertex of that colour reads it.
+  std::pair<const int*, const int*> hinges_of(int i) const {
+    return {hinge_list_.data() + hinge_begin_[size_t(i)], hinge_list_.data() + hinge_begin_[size_t(i) + 1]};
+  }
 
  private:
   std::vector<int> signature_;  ///< per spring / element: its kind (-1: spring), then its vertices
   std::vector<int> begin_;                  ///< per vertex, into entries_ (n + 1)
   std::vector<Entry> entries_;
   std::vector<std::vector<int>> colours_;
+  std::vector<int> hinge_begin_;  ///< per vertex, into hinge_list_ (n + 1)
+  std::vector<int> hinge_list_;
 };
 
 /// Adds what element `e` puts on vertex i (one of its vertices) to `block`: its force on i and the
@@ -57,8 +66,9 @@ class VertexElements {
 /// bend, takes both slots). The stiffness is definite: springs clamp compression, the
 /// shape-operator bend gives its vertex rows alone (shape_operator_bend_vertex: Gauss-Newton, each
 /// large hinge's block projected), other elements' 3x3 blocks are projected onto the positive
-/// semidefinite cone (project_psd).
-void add_vertex_block(const ClothModel& model, const ClothState& state, int i, const VertexElements::Entry& e,
-                      VertexBlock& block);
+/// semidefinite cone (project_psd). `bend_hinges`: the shape-operator bend's hinge angles at the
+/// state (update_bend_hinges), read for the Bend kind.
+void add_vertex_block(const ClothModel& model, const ClothState& state, const ShapeOperatorScratch& bend_hinges,
+                      int i, const VertexElements::Entry& e, VertexBlock& block);
 
 }  // namespace cloth

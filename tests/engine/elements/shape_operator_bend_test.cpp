@@ -260,11 +260,6 @@ TEST(ShapeOperatorBend, SharedHingeForcesEqualTheElementSum) {
   }
 }
 
-// Vertex block descent reads a vertex's rows alone (shape_operator_bend_vertex): the element's
-// force and damping block at each vertex (summed over the slots that hold it, as on a boundary
-// flap), and a definite stiffness: at small angles exactly the Gauss-Newton block of
-// eval_shape_operator_bend_definite; with every hinge folded far, semidefinite and no softer than
-// the exact block (each large hinge's curvature block is only clamped upwards).
 // The vertex's stiffness row as shape_operator_bend_vertex documents it, built from bend_condition
 // (angle, gradient and Hessian of each hinge): Gauss-Newton B J_v^T K J_v, plus, for each hinge
 // whose effective angle passes kBendGaussNewtonAngle, g_i times its curvature block at the vertex
@@ -307,53 +302,71 @@ Eigen::Matrix3d documented_vertex_stiffness(const ShapeOperatorTriangle& t, int 
   return k;
 }
 
+// Vertex block descent reads a vertex's rows alone (shape_operator_bend_vertex, from the shared
+// hinges' angles it keeps, update_hinges): the element's force and damping block at each vertex
+// (summed over the slots that hold it, as on a boundary flap), and a definite stiffness: the one
+// documented_vertex_stiffness builds; at small angles exactly the Gauss-Newton block of
+// eval_shape_operator_bend_definite; with every hinge folded far, semidefinite and no softer than
+// the exact block (each large hinge's curvature block is only clamped upwards).
 TEST(ShapeOperatorBend, VertexShareIsTheElementsRowsAtTheVertex) {
-  const RestMesh flat = flapped_triangle();
-  const std::vector<ShapeOperatorTriangle> elements = build_shape_operator_bend(flat);
   std::mt19937 rng(2024);
   int clamped_blocks = 0;  // at the large fold
-  for (const double fold : {0.03, 0.6}) {
-    std::vector<Vec3> x = flat.positions, v(x.size());
-    x[3].z() += fold;
-    x[4].z() -= 0.8 * fold;
-    x[5].z() += 0.7 * fold;
-    for (Vec3& p : x) p += random_vec(rng, 0.05 * fold);
-    for (Vec3& w : v) w = random_vec(rng, 0.1);
-    for (const ShapeOperatorTriangle& t : {elements[0], elements[1]}) {  // all interior; one flap
-      const ElementEval<18> exact = eval_shape_operator_bend(t, x, v, kB, kDamp);
-      const ElementEval<18> definite = eval_shape_operator_bend_definite(t, x, v, kB, kDamp);
-      for (int vertex : t.v) {
-        Vec3 force = Vec3::Zero();
-        Eigen::Matrix3d exact_k = Eigen::Matrix3d::Zero(), definite_k = Eigen::Matrix3d::Zero();
-        Eigen::Matrix3d damping = Eigen::Matrix3d::Zero();
-        for (int a = 0; a < 6; ++a) {
-          if (t.v[size_t(a)] != vertex) continue;
-          force += exact.force.segment<3>(3 * a);
-          for (int b = 0; b < 6; ++b) {
-            if (t.v[size_t(b)] != vertex) continue;
-            exact_k -= exact.dfdx.block<3, 3>(3 * a, 3 * b);
-            definite_k -= definite.dfdx.block<3, 3>(3 * a, 3 * b);
-            damping -= exact.dfdv.block<3, 3>(3 * a, 3 * b);
+  // The flap (0, 1, 3) wound as its neighbour or against it: its hinge's shared angle is then the
+  // negative of the element's.
+  for (const bool against : {false, true}) {
+    RestMesh flat = flapped_triangle();
+    if (against) std::swap(flat.triangles[1][0], flat.triangles[1][1]);
+    const std::vector<ShapeOperatorTriangle> elements = build_shape_operator_bend(flat);
+    const std::vector<BendEdge> hinges = build_bend_edges(flat);  // what the elements share
+    ASSERT_EQ(elements[1].shared_sign[0], against ? -1.0 : 1.0);
+    for (const double fold : {0.03, 0.6}) {
+      std::vector<Vec3> x = flat.positions, v(x.size());
+      x[3].z() += fold;
+      x[4].z() -= 0.8 * fold;
+      x[5].z() += 0.7 * fold;
+      for (Vec3& p : x) p += random_vec(rng, 0.05 * fold);
+      for (Vec3& w : v) w = random_vec(rng, 0.1);
+      ShapeOperatorScratch cache;
+      update_hinges(hinges, x, v, kB, kDamp, cache);
+      for (const ShapeOperatorTriangle& t : {elements[0], elements[1]}) {  // all interior; one flap
+        const ElementEval<18> exact = eval_shape_operator_bend(t, x, v, kB, kDamp);
+        const ElementEval<18> definite = eval_shape_operator_bend_definite(t, x, v, kB, kDamp);
+        for (int vertex : t.v) {
+          Vec3 force = Vec3::Zero();
+          Eigen::Matrix3d exact_k = Eigen::Matrix3d::Zero(), definite_k = Eigen::Matrix3d::Zero();
+          Eigen::Matrix3d damping = Eigen::Matrix3d::Zero();
+          for (int a = 0; a < 6; ++a) {
+            if (t.v[size_t(a)] != vertex) continue;
+            force += exact.force.segment<3>(3 * a);
+            for (int b = 0; b < 6; ++b) {
+              if (t.v[size_t(b)] != vertex) continue;
+              exact_k -= exact.dfdx.block<3, 3>(3 * a, 3 * b);
+              definite_k -= definite.dfdx.block<3, 3>(3 * a, 3 * b);
+              damping -= exact.dfdv.block<3, 3>(3 * a, 3 * b);
+            }
           }
-        }
-        const ShapeOperatorVertexShare share = shape_operator_bend_vertex(t, vertex, x, v, kB, kDamp);
-        const std::string what = "fold " + std::to_string(fold) + " vertex " + std::to_string(vertex);
-        const double scale = exact.dfdx.norm();
-        ASSERT_GT(scale, 0) << what;
-        EXPECT_LT((share.force - force).norm(), 1e-12 * exact.force.norm()) << what;
-        EXPECT_LT((share.damping - damping).norm(), 1e-12 * exact.dfdv.norm()) << what;
-        const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> own(share.stiffness);
-        EXPECT_GE(own.eigenvalues().minCoeff(), -1e-12 * scale) << what;
-        int clamped = 0;
-        const Eigen::Matrix3d documented = documented_vertex_stiffness(t, vertex, x, v, clamped);
-        EXPECT_LT((share.stiffness - documented).norm(), 1e-10 * scale) << what;
-        if (fold < 0.1) {
-          EXPECT_LT((share.stiffness - definite_k).norm(), 1e-12 * scale) << what;
-        } else {
-          clamped_blocks += clamped;
-          const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> stiffer(share.stiffness - exact_k);
-          EXPECT_GE(stiffer.eigenvalues().minCoeff(), -1e-12 * scale) << what;
-          EXPECT_GT((share.stiffness - exact_k).norm(), 1e-6 * scale) << what;  // a block was clamped
+          const ShapeOperatorVertexShare share =
+              shape_operator_bend_vertex(t, vertex, hinges, cache, x, kB, kDamp);
+          const std::string what = std::string(against ? "against, " : "") + "fold " +
+                                   std::to_string(fold) + " vertex " + std::to_string(vertex);
+          const double scale = exact.dfdx.norm();
+          ASSERT_GT(scale, 0) << what;
+          EXPECT_LT((share.force - force).norm(), 1e-12 * exact.force.norm()) << what;
+          EXPECT_LT((share.damping - damping).norm(), 1e-12 * exact.dfdv.norm()) << what;
+          const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> own(share.stiffness);
+          EXPECT_GE(own.eigenvalues().minCoeff(), -1e-12 * scale) << what;
+          int clamped = 0;
+          const Eigen::Matrix3d documented = documented_vertex_stiffness(t, vertex, x, v, clamped);
+          EXPECT_LT((share.stiffness - documented).norm(), 1e-10 * scale) << what;
+          if (fold < 0.1) {
+            EXPECT_LT((share.stiffness - definite_k).norm(), 1e-12 * scale) << what;
+          } else {
+            clamped_blocks += clamped;
+            const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> stiffer(share.stiffness - exact_k);
+            EXPECT_GE(stiffer.eigenvalues().minCoeff(), -1e-12 * scale) << what;
+            EXPECT_GT((share.stiffness - exact_k).norm(), 1e-6 * scale)
+                << what;  // a block was clamped
+          }
         }
       }
     }
