@@ -119,6 +119,40 @@ HingeAngle angle_and_gradient(const Hinge& h, double rest_angle) {
 // The angle, its gradient and, with `hessian`, the Hessian above. With `hessian` false only C and
 // dC/dx are computed (c.hess stays zero): eval_bend_definite and the shape-operator bend's
 // Gauss-Newton stiffness.
+// One wing's derivatives with respect to the hinge's four vertices (e = x1 - x0, off = x_opp - x0;
+// X = A: dN/de = -[a]x, dN/da = [e]x; X = B: dN/de = [b]x, dN/db = -[e]x): dg_X/dx_k and
+// dt_X/dx_k, zero for the vertex off the wing.
+struct WingDerivatives {
+  Wing w;
+  std::array<Eigen::Matrix3d, 4> dg;
+  std::array<Vec3, 4> dt;
+};
+
+WingDerivatives wing_derivatives(const Hinge& h, double len, const Vec3& n, const Vec3& off, int opp, double sign) {
+  WingDerivatives d;
+  d.w = wing(h, len, n, off, opp);
+  const Vec3 e_hat = h.e / len;
+  const Vec3 n_hat = n / std::sqrt(d.w.n2);
+  const Eigen::Matrix3d m = -(len / d.w.n2) * (Eigen::Matrix3d::Identity() - 2 * n_hat * n_hat.transpose());
+  const Eigen::Matrix3d dg_de = -n * e_hat.transpose() / d.w.n2 - sign * m * cross_matrix(off);
+  const Eigen::Matrix3d dg_doff = sign * m * cross_matrix(h.e);
+  const Vec3 dt_de = (off - 2 * d.w.t * h.e) / (len * len);
+  const Vec3 dt_doff = h.e / (len * len);
+  d.dg = {-dg_de - dg_doff, dg_de, Eigen::Matrix3d::Zero(), Eigen::Matrix3d::Zero()};
+  d.dg[size_t(opp)] = dg_doff;
+  d.dt = {-(dt_de + dt_doff), dt_de, Vec3::Zero(), Vec3::Zero()};
+  d.dt[size_t(opp)] = dt_doff;
+  return d;
+}
+
+// Block (i, k) of one wing's share of the Hessian: c_X,i dg_X/dx_k + (1, -1, 0, 0)_i g_X dt_X/dx_k^T.
+Eigen::Matrix3d wing_hessian_block(const WingDerivatives& d, int i, int k) {
+  constexpr double kEdgeSign[4] = {1, -1, 0, 0};
+  Eigen::Matrix3d block = d.w.coef[size_t(i)] * d.dg[size_t(k)];
+  if (i < 2) block += (kEdgeSign[i] * d.w.g) * d.dt[size_t(k)].transpose();
+  return block;
+}
+
 Condition<12, 1> hinge_condition(const BendEdge& be, const std::vector<Vec3>& x, bool hessian) {
   const Hinge h = hinge(x[be.v[0]], x[be.v[1]], x[be.v[2]], x[be.v[3]]);
   const HingeAngle angle = angle_and_gradient(h, be.rest_angle);
@@ -129,37 +163,11 @@ Condition<12, 1> hinge_condition(const BendEdge& be, const std::vector<Vec3>& x,
   if (!hessian) return c;
 
   const double len = h.e.norm();
-  const Vec3 e_hat = h.e / len;
-  const Eigen::Matrix3d ex = cross_matrix(h.e);
-  // One wing at a time: X = A (dN/de = -[a]x, dN/da = [e]x) and X = B (dN/de = [b]x,
-  // dN/db = -[e]x).
-  const auto add_wing = [&](const Vec3& n, const Vec3& off, int opp, double sign) {
-    const Wing w = wing(h, len, n, off, opp);
-    const Vec3 n_hat = n / std::sqrt(w.n2);
-    const Eigen::Matrix3d m = -(len / w.n2) * (Eigen::Matrix3d::Identity() - 2 * n_hat * n_hat.transpose());
-    const Eigen::Matrix3d dg_de = -n * e_hat.transpose() / w.n2 - sign * m * cross_matrix(off);
-    const Eigen::Matrix3d dg_doff = sign * m * ex;
-    const Vec3 dt_de = (off - 2 * w.t * h.e) / (len * len);
-    const Vec3 dt_doff = h.e / (len * len);
-
-    // Derivatives with respect to the vertices: e = x1 - x0, off = x_opp - x0.
-    Eigen::Matrix<double, 3, 12> dg = Eigen::Matrix<double, 3, 12>::Zero();
-    Eigen::Matrix<double, 1, 12> dt = Eigen::Matrix<double, 1, 12>::Zero();
-    dg.block<3, 3>(0, 0) = -dg_de - dg_doff;
-    dg.block<3, 3>(0, 3) = dg_de;
-    dg.block<3, 3>(0, 3 * opp) = dg_doff;
-    dt.segment<3>(0) = -(dt_de + dt_doff).transpose();
-    dt.segment<3>(3) = dt_de.transpose();
-    dt.segment<3>(3 * opp) = dt_doff.transpose();
-
-    const double dcoef[2] = {1, -1};
+  for (const WingDerivatives& d : {wing_derivatives(h, len, h.na, h.a, 2, +1.0), wing_derivatives(h, len, h.nb, h.b, 3, -1.0)}) {
     for (int i = 0; i < 4; ++i) {
-      c.hess[0].middleRows<3>(3 * i) += w.coef[size_t(i)] * dg;
-      if (i < 2) c.hess[0].middleRows<3>(3 * i) += dcoef[i] * w.g * dt;
+      for (int k = 0; k < 4; ++k) c.hess[0].block<3, 3>(3 * i, 3 * k) += wing_hessian_block(d, i, k);
     }
-  };
-  add_wing(h.na, h.a, 2, +1.0);
-  add_wing(h.nb, h.b, 3, -1.0);
+  }
   return c;
 }
 
@@ -171,6 +179,13 @@ Condition<12, 1> bend_condition(const BendEdge& be, const std::vector<Vec3>& x, 
 
 HingeAngle bend_angle(const BendEdge& be, const std::vector<Vec3>& x) {
   return angle_and_gradient(hinge(x[be.v[0]], x[be.v[1]], x[be.v[2]], x[be.v[3]]), be.rest_angle);
+}
+
+Eigen::Matrix3d bend_hessian_block(const BendEdge& be, const std::vector<Vec3>& x, int slot) {
+  const Hinge h = hinge(x[be.v[0]], x[be.v[1]], x[be.v[2]], x[be.v[3]]);
+  const double len = h.e.norm();
+  return wing_hessian_block(wing_derivatives(h, len, h.na, h.a, 2, +1.0), slot, slot) +
+         wing_hessian_block(wing_derivatives(h, len, h.nb, h.b, 3, -1.0), slot, slot);
 }
 
 // Per-hinge constants B weight |e|^2 / (A1 + A2) (header, SI notes); damping scaled alike.

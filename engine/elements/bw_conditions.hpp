@@ -126,6 +126,10 @@ struct HingeAngle {
 };
 HingeAngle bend_angle(const BendEdge& e, const std::vector<Vec3>& x);
 
+/// The diagonal 3 x 3 block of bend_condition's Hessian at the hinge's vertex e.v[slot] alone
+/// (d2C/dx_slot^2): what a vertex-at-a-time solver reads, without the other fifteen blocks.
+Eigen::Matrix3d bend_hessian_block(const BendEdge& e, const std::vector<Vec3>& x, int slot);
+
 /// Energy, force and Jacobians of E = 1/2 C^T k C (eqs. 7-8) plus damping d = -dC/dx k_d C_dot
 /// (eq. 11) for element velocities vel (N values, same order as the condition's coordinates).
 /// k and k_d are scalars (Baraff & Witkin's conditions, each with its own stiffness) or

@@ -239,14 +239,10 @@ ShapeOperatorVertexShare shape_operator_bend_vertex(const ShapeOperatorTriangle&
   out.damping = damping * jkj;
   for (int i = 0; i < 3; ++i) {
     if (!holds[size_t(i)] || g[i] == 0 || std::abs(effective[i]) <= kBendGaussNewtonAngle * bending) continue;
-    const size_t h = size_t(t.shared[size_t(i)]);
-    const Condition<12, 1> c = bend_condition(hinges[h], x, /*hessian=*/true);
-    Eigen::Matrix3d curvature = Eigen::Matrix3d::Zero();
-    for (int a = 0; a < 4; ++a) {
-      for (int b = 0; b < 4; ++b) {
-        if (hinges[h].v[size_t(a)] == vertex && hinges[h].v[size_t(b)] == vertex) curvature += c.hess[0].block<3, 3>(3 * a, 3 * b);
-      }
-    }
+    // A shared hinge is interior: its four vertices are distinct, the vertex in one slot.
+    const BendEdge& hinge = hinges[size_t(t.shared[size_t(i)])];
+    const int slot = static_cast<int>(std::find(hinge.v.begin(), hinge.v.end(), vertex) - hinge.v.begin());
+    Eigen::Matrix3d curvature = bend_hessian_block(hinge, x, slot);
     // theta_i = sign * the shared hinge's angle: its Hessian carries the sign too.
     curvature = (t.shared_sign[size_t(i)] * g[i] * 0.5) * (curvature + curvature.transpose()).eval();
     out.stiffness += project_psd<3>(curvature);

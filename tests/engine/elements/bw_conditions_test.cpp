@@ -201,6 +201,24 @@ TEST(BWBend, DerivativesMatchFiniteDifferences) {
   EXPECT_GE(near_pi, 10);  // the folded cases really were near +-pi
 }
 
+// bend_hessian_block (vertex block descent's curvature blocks) is bend_condition's Hessian block at
+// that vertex, which DerivativesMatchFiniteDifferences holds against central differences: on the
+// same random, thin and nearly folded hinges, at every slot.
+TEST(BWBend, HessianBlockIsTheFullHessiansDiagonalBlock) {
+  std::mt19937 rng(2003);
+  for (int trial = 0; trial < 80; ++trial) {
+    const std::vector<Vec3> x = unflatten(random_hinge(rng, trial));
+    const BendEdge be = local_bend_edge(trial % 2 ? 0.0 : 0.4);
+    const MatN<12> full = bend_condition(be, x).hess[0];
+    for (int slot = 0; slot < 4; ++slot) {
+      const Eigen::Matrix3d expected = full.block<3, 3>(3 * slot, 3 * slot);
+      ASSERT_GT(expected.norm(), 0) << trial;
+      EXPECT_LT((bend_hessian_block(be, x, slot) - expected).norm(), 1e-13 * expected.norm())
+          << "trial " << trial << " slot " << slot;
+    }
+  }
+}
+
 // theta is signed (sec. 4.3) and exact: a hinge opened to a known angle reads it back.
 TEST(BWBend, SignedAngleOfKnownHinge) {
   for (double phi : {-3.1, -2.0, -0.5, 0.0, 0.3, 1.5, 3.1}) {
