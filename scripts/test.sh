@@ -42,7 +42,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   #   recording of a 48 x 48 cloth at 60 substeps, which ran past 300 s.
   # The benchmarks are not built there: nothing runs them.
   bench=OFF
-  long_physics="ResolutionIndependence|TriangulationIndependence|SphereDrapeIndependence|Cantilever|Hammock|LargeStep|HangingCloth|^Hanging\\.|ShippedScenes|StaticDrape\\.(AllMethods|MultigridNeedsFewer|TableclothOverSphere)|Aero\\.WindBlows|SelfCollisionInSimulation\\.AFolded|SelfCollisionScenario|Recovery\\.AnOverstretching|ParallelSolve\\.|ParallelXpbd\\.TwoThreads|Xpbd\\.ClothDroppedOnSphere|MouseSpringIntegrator\\..*/vbd|Implicit\\.DefaultCgTolerance"
+  long_physics="ResolutionIndependence|TriangulationIndependence|SphereDrapeIndependence|Cantilever|Hammock|LargeStep|HangingCloth|^Hanging\\.|ShippedScenes|StaticDrape\\.(AllMethods|MultigridNeedsFewer|TableclothOverSphere)|Aero\\.WindBlows|SelfCollisionInSimulation\\.AFolded|SelfCollisionScenario|Recovery\\.AnOverstretching|ParallelSolve\\.(TwoAndThree|TheBaraffWitkinModel)|ParallelXpbd\\.TwoThreads|Xpbd\\.ClothDroppedOnSphere|MouseSpringIntegrator\\..*/vbd|Implicit\\.DefaultCgTolerance"
   timed_clicks="app_drag_corner$|app_export_frames|app_persist_settings|app_ui_controls"
   # The implicit parameter sweep's divergent sets (rolled back and retried with more substeps)
   # take 6-10 min here, against 1.5 min in the plain build.

@@ -116,9 +116,6 @@ HingeAngle angle_and_gradient(const Hinge& h, double rest_angle) {
   return out;
 }
 
-// The angle, its gradient and, with `hessian`, the Hessian above. With `hessian` false only C and
-// dC/dx are computed (c.hess stays zero): eval_bend_definite and the shape-operator bend's
-// Gauss-Newton stiffness.
 // One wing's derivatives with respect to the hinge's four vertices (e = x1 - x0, off = x_opp - x0;
 // X = A: dN/de = -[a]x, dN/da = [e]x; X = B: dN/de = [b]x, dN/db = -[e]x): dg_X/dx_k and
 // dt_X/dx_k, zero for the vertex off the wing.
@@ -145,14 +142,18 @@ WingDerivatives wing_derivatives(const Hinge& h, double len, const Vec3& n, cons
   return d;
 }
 
-// Block (i, k) of one wing's share of the Hessian: c_X,i dg_X/dx_k + (1, -1, 0, 0)_i g_X dt_X/dx_k^T.
-Eigen::Matrix3d wing_hessian_block(const WingDerivatives& d, int i, int k) {
+// Adds block (i, k) of one wing's share of the Hessian, c_X,i dg_X/dx_k + (1, -1, 0, 0)_i g_X
+// dt_X/dx_k^T, to `block`, one term after the other (the full Hessian and bend_hessian_block keep
+// the same bits).
+void add_wing_hessian_block(const WingDerivatives& d, int i, int k, Eigen::Ref<Eigen::Matrix3d> block) {
   constexpr double kEdgeSign[4] = {1, -1, 0, 0};
-  Eigen::Matrix3d block = d.w.coef[size_t(i)] * d.dg[size_t(k)];
+  block += d.w.coef[size_t(i)] * d.dg[size_t(k)];
   if (i < 2) block += (kEdgeSign[i] * d.w.g) * d.dt[size_t(k)].transpose();
-  return block;
 }
 
+// The angle, its gradient and, with `hessian`, the Hessian above. With `hessian` false only C and
+// dC/dx are computed (c.hess stays zero): eval_bend_definite and the shape-operator bend's
+// Gauss-Newton stiffness.
 Condition<12, 1> hinge_condition(const BendEdge& be, const std::vector<Vec3>& x, bool hessian) {
   const Hinge h = hinge(x[be.v[0]], x[be.v[1]], x[be.v[2]], x[be.v[3]]);
   const HingeAngle angle = angle_and_gradient(h, be.rest_angle);
@@ -165,7 +166,7 @@ Condition<12, 1> hinge_condition(const BendEdge& be, const std::vector<Vec3>& x,
   const double len = h.e.norm();
   for (const WingDerivatives& d : {wing_derivatives(h, len, h.na, h.a, 2, +1.0), wing_derivatives(h, len, h.nb, h.b, 3, -1.0)}) {
     for (int i = 0; i < 4; ++i) {
-      for (int k = 0; k < 4; ++k) c.hess[0].block<3, 3>(3 * i, 3 * k) += wing_hessian_block(d, i, k);
+      for (int k = 0; k < 4; ++k) add_wing_hessian_block(d, i, k, c.hess[0].block<3, 3>(3 * i, 3 * k));
     }
   }
   return c;
@@ -184,8 +185,10 @@ HingeAngle bend_angle(const BendEdge& be, const std::vector<Vec3>& x) {
 Eigen::Matrix3d bend_hessian_block(const BendEdge& be, const std::vector<Vec3>& x, int slot) {
   const Hinge h = hinge(x[be.v[0]], x[be.v[1]], x[be.v[2]], x[be.v[3]]);
   const double len = h.e.norm();
-  return wing_hessian_block(wing_derivatives(h, len, h.na, h.a, 2, +1.0), slot, slot) +
-         wing_hessian_block(wing_derivatives(h, len, h.nb, h.b, 3, -1.0), slot, slot);
+  Eigen::Matrix3d block = Eigen::Matrix3d::Zero();
+  add_wing_hessian_block(wing_derivatives(h, len, h.na, h.a, 2, +1.0), slot, slot, block);
+  add_wing_hessian_block(wing_derivatives(h, len, h.nb, h.b, 3, -1.0), slot, slot, block);
+  return block;
 }
 
 // Per-hinge constants B weight |e|^2 / (A1 + A2) (header, SI notes); damping scaled alike.

@@ -241,6 +241,7 @@ ShapeOperatorVertexShare shape_operator_bend_vertex(const ShapeOperatorTriangle&
     if (!holds[size_t(i)] || g[i] == 0 || std::abs(effective[i]) <= kBendGaussNewtonAngle * bending) continue;
     // A shared hinge is interior: its four vertices are distinct, the vertex in one slot.
     const BendEdge& hinge = hinges[size_t(t.shared[size_t(i)])];
+    assert(std::count(hinge.v.begin(), hinge.v.end(), vertex) == 1);
     const int slot = static_cast<int>(std::find(hinge.v.begin(), hinge.v.end(), vertex) - hinge.v.begin());
     Eigen::Matrix3d curvature = bend_hessian_block(hinge, x, slot);
     // theta_i = sign * the shared hinge's angle: its Hessian carries the sign too.

@@ -93,24 +93,27 @@ void visit_element(const ClothModel& model, const ClothState& state, ElementKind
 
 /// The shape-operator bend element `index`'s share at its vertex i alone, with the constants
 /// visit_element gives it: what vertex-block solvers read instead of the element's 18 x 18 blocks.
-/// `hinges`: update_hinge of model.bw_bends at the state, with the same constants.
+/// `hinge_cache`: update_bend_hinges at the state. The three functions take the model's bend
+/// constants alike, so the cache's effective angles and the element's weights agree.
 inline ShapeOperatorVertexShare shape_operator_bend_vertex(const ClothModel& model, const ClothState& state,
-                                                           const ShapeOperatorScratch& hinges, int index, int i) {
-  return shape_operator_bend_vertex(model.bend_triangles[size_t(index)], i, model.bw_bends, hinges, state.x,
+                                                           const ShapeOperatorScratch& hinge_cache, int index, int i) {
+  return shape_operator_bend_vertex(model.bend_triangles[size_t(index)], i, model.bw_bends, hinge_cache, state.x,
                                     model.material.bending, model.material.bending_damping);
 }
 
 /// update_hinges of model.bw_bends at the state with the constants of the model's bend elements
 /// (nothing for a model without them).
-inline void update_bend_hinges(const ClothModel& model, const ClothState& state, ShapeOperatorScratch& hinges) {
+inline void update_bend_hinges(const ClothModel& model, const ClothState& state, ShapeOperatorScratch& hinge_cache) {
   if (model.bend_triangles.empty()) return;
-  update_hinges(model.bw_bends, state.x, state.v, model.material.bending, model.material.bending_damping, hinges);
+  update_hinges(model.bw_bends, state.x, state.v, model.material.bending, model.material.bending_damping,
+                hinge_cache);
 }
 
 /// update_hinge of one of model.bw_bends, as update_bend_hinges.
-inline void update_bend_hinge(const ClothModel& model, const ClothState& state, int hinge, ShapeOperatorScratch& hinges) {
+inline void update_bend_hinge(const ClothModel& model, const ClothState& state, int hinge,
+                              ShapeOperatorScratch& hinge_cache) {
   update_hinge(model.bw_bends, size_t(hinge), state.x, state.v, model.material.bending, model.material.bending_damping,
-               hinges);
+               hinge_cache);
 }
 
 /// The size of the array of `kind` in the model.

@@ -90,7 +90,7 @@ bool VertexElements::same_topology(const ClothModel& model) const {
   return same && k == signature_.size();
 }
 
-void add_vertex_block(const ClothModel& model, const ClothState& state, const ShapeOperatorScratch& bend_hinges,
+void add_vertex_block(const ClothModel& model, const ClothState& state, const ShapeOperatorScratch& hinge_cache,
                       int i, const VertexElements::Entry& e, VertexBlock& block) {
   if (e.spring) {
     const Spring& s = model.springs[size_t(e.index)];
@@ -103,7 +103,7 @@ void add_vertex_block(const ClothModel& model, const ClothState& state, const Sh
     return;
   }
   if (e.kind == ElementKind::Bend) {
-    const ShapeOperatorVertexShare share = shape_operator_bend_vertex(model, state, bend_hinges, e.index, i);
+    const ShapeOperatorVertexShare share = shape_operator_bend_vertex(model, state, hinge_cache, e.index, i);
     block.force += share.force;
     block.stiffness += share.stiffness;
     block.damping += share.damping;

@@ -66,9 +66,9 @@ class VertexElements {
 /// bend, takes both slots). The stiffness is definite: springs clamp compression, the
 /// shape-operator bend gives its vertex rows alone (shape_operator_bend_vertex: Gauss-Newton, each
 /// large hinge's block projected), other elements' 3x3 blocks are projected onto the positive
-/// semidefinite cone (project_psd). `bend_hinges`: the shape-operator bend's hinge angles at the
+/// semidefinite cone (project_psd). `hinge_cache`: the shape-operator bend's hinge angles at the
 /// state (update_bend_hinges), read for the Bend kind.
-void add_vertex_block(const ClothModel& model, const ClothState& state, const ShapeOperatorScratch& bend_hinges,
+void add_vertex_block(const ClothModel& model, const ClothState& state, const ShapeOperatorScratch& hinge_cache,
                       int i, const VertexElements::Entry& e, VertexBlock& block);
 
 }  // namespace cloth

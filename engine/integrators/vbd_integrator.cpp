@@ -30,7 +30,7 @@ void VbdIntegrator::descend(ClothState& state, const ClothModel& model, const St
   const double c = model.material.velocity_damping;
   VertexBlock block;
   const auto [begin, end] = elements_.of(i);
-  for (const VertexElements::Entry* e = begin; e != end; ++e) add_vertex_block(model, state, hinges_, i, *e, block);
+  for (const VertexElements::Entry* e = begin; e != end; ++e) add_vertex_block(model, state, hinge_cache_, i, *e, block);
   Vec3 f = block.force - (m / (h * h)) * (state.x[k] - y_[k]) - m * c * state.v[k];
   Eigen::Matrix3d hessian = block.stiffness + block.damping / h;
   hessian.diagonal().array() += m / (h * h) + m * c / h;
@@ -44,7 +44,7 @@ void VbdIntegrator::descend(ClothState& state, const ClothModel& model, const St
   state.x[k] += hessian.inverse() * f;
   state.v[k] = (state.x[k] - x0_[k]) / h;
   const auto [first, last] = elements_.hinges_of(i);
-  for (const int* hinge = first; hinge != last; ++hinge) update_bend_hinge(model, state, *hinge, hinges_);
+  for (const int* hinge = first; hinge != last; ++hinge) update_bend_hinge(model, state, *hinge, hinge_cache_);
 }
 
 StepReport VbdIntegrator::step(ClothState& state, const ClothModel& model, const StepContext& ctx) {
@@ -94,7 +94,7 @@ StepReport VbdIntegrator::step(ClothState& state, const ClothModel& model, const
         if (!fixed_[size_t(i)]) state.v[i] = (state.x[i] - x0_[size_t(i)]) / h;
       }
       last_ = state.x;
-      update_bend_hinges(model, state, hinges_);
+      update_bend_hinges(model, state, hinge_cache_);
       double omega = 1;
       for (int iteration = 1; iteration <= iterations; ++iteration) {
         for (const std::vector<int>& colour : elements_.colours()) {
@@ -117,7 +117,7 @@ StepReport VbdIntegrator::step(ClothState& state, const ClothModel& model, const
             state.x[k] = omega * (state.x[k] - before_last_[k]) + before_last_[k];
             state.v[k] = (state.x[k] - x0_[k]) / h;
           }
-          update_bend_hinges(model, state, hinges_);
+          update_bend_hinges(model, state, hinge_cache_);
         }
         before_last_.swap(last_);
         last_ = state.x;

@@ -48,15 +48,20 @@ class VbdIntegrator final : public Integrator {
 
   /// The colouring the iterations use (tests: no element has two vertices of one colour).
   const VertexElements& vertex_elements() const { return elements_; }
+  /// The shape-operator bend's hinge angles as the last step left them (tests: current for its
+  /// end positions and velocities).
+  const ShapeOperatorScratch& hinge_cache() const { return hinge_cache_; }
 
  private:
-  /// One vertex's Newton step on G (the header's f_i, H_i); x_i and v_i = (x_i - x0_i)/h move.
+  /// One vertex's Newton step on G (the header's f_i, H_i); x_i and v_i = (x_i - x0_i)/h move,
+  /// and the cached hinges of i are refreshed (from the colour's parallel tasks: race-free,
+  /// VertexElements::hinges_of).
   void descend(ClothState& state, const ClothModel& model, const StepContext& ctx, int i, double h);
 
   VertexElements elements_;
   /// The shape-operator bend's hinge angles at the iterate: all refreshed where every vertex
   /// moves (the initial guess, the over-relaxation), a vertex's own after each of its descents.
-  ShapeOperatorScratch hinges_;
+  ShapeOperatorScratch hinge_cache_;
   std::vector<char> fixed_;               ///< pinned, or the kinematic grab's vertex
   std::vector<Vec3> x0_, v0_, y_, f_ext_;
   std::vector<Vec3> last_, before_last_;  ///< iterates x^{n-1}, x^{n-2} of the Chebyshev recurrence

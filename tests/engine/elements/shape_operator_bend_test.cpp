@@ -357,7 +357,7 @@ TEST(ShapeOperatorBend, VertexShareIsTheElementsRowsAtTheVertex) {
           EXPECT_GE(own.eigenvalues().minCoeff(), -1e-12 * scale) << what;
           int clamped = 0;
           const Eigen::Matrix3d documented = documented_vertex_stiffness(t, vertex, x, v, clamped);
-          EXPECT_LT((share.stiffness - documented).norm(), 1e-10 * scale) << what;
+          EXPECT_LT((share.stiffness - documented).norm(), 1e-7 * scale) << what;  // project_psd<3>'s closed form
           if (fold < 0.1) {
             EXPECT_LT((share.stiffness - definite_k).norm(), 1e-12 * scale) << what;
           } else {
