@@ -260,7 +260,7 @@ void XpbdIntegrator::project_constraints(ClothState& state, const ClothModel& mo
     double* l = lambda++;
     const double s = e.weight * e.scale;
     if (!(s * m.bending > 0)) continue;
-    const Condition<12, 1> c = bend_condition(e, state.x);
+    const Condition<12, 1> c = bend_condition(e, state.x, /*hessian=*/false);
     project(c.value, c.grad, e.v, 1.0 / (s * m.bending), s * m.bending_damping, pass, l);
   }
   assert(lambda == lambda_.data() + lambda_.size());
