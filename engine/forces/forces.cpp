@@ -29,12 +29,13 @@ void compute_forces(const ClothModel& model, const ClothState& state, const Exte
 }
 
 void compute_external_forces(const ClothModel& model, const ClothState& state,
-                             const ExternalForces& ext, double t, std::vector<Vec3>& f) {
+                             const ExternalForces& ext, double t, std::vector<Vec3>& f, AirForces air) {
   const int n = state.vertex_count();
   f.resize(n);
   const double c = model.material.velocity_damping;
   // Gravity F_G = m g and the report's velocity damping a_d = -c v (as a force: -m c v).
   for (int i = 0; i < n; ++i) f[i] = model.mass[i] * (ext.gravity - c * state.v[i]);
+  if (air == AirForces::Excluded) return;
   // One scratch per thread: this is a free function, called from every explicit step and stage.
   thread_local AeroScratch scratch;
   add_aero_forces(model.mesh.triangles, state.x, state.v, air_drag(ext, model.material), ext.wind, t, scratch, f);

@@ -42,11 +42,16 @@ AirDrag air_drag(const ExternalForces& ext, const SpringMaterial& material);
 /// Throws InputError naming the field for NaN or absurd values.
 void validate_external_forces(const ExternalForces& ext);
 
+/// Whether a force evaluation takes the air (Excluded: the explicit steps' substeps between the
+/// air's impulses, explicit_integrators.hpp).
+enum class AirForces { Included, Excluded };
+
 /// Everything but the material: f = m g - m c v (Yu, sec. 6) + per-triangle quadratic and
-/// linear air drag in the wind (aerodynamics.hpp) at time t, s. Overwrites f, N. XPBD integrates these explicitly and the
-/// material as constraints.
+/// linear air drag in the wind (aerodynamics.hpp) at time t, s. Overwrites f, N. XPBD integrates
+/// these explicitly and the material as constraints.
 void compute_external_forces(const ClothModel& model, const ClothState& state,
-                             const ExternalForces& ext, double t, std::vector<Vec3>& f);
+                             const ExternalForces& ext, double t, std::vector<Vec3>& f,
+                             AirForces air = AirForces::Included);
 
 /// f = springs + m g - m c v (Yu, sections 4 and 6) + per-triangle air drag in the wind
 /// (aerodynamics.hpp) at time t, s. Overwrites f, N.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "integrators/collision_stage.hpp"
 #include "forces/force_jacobians.hpp"
@@ -13,13 +14,32 @@ namespace cloth {
 
 namespace {
 
-// Everything that acts on the cloth as a force: material (without the shape-operator bend when
-// it has an interval of its own), gravity, damping, air and, in spring mode, the mouse.
+// Everything that acts on the cloth as a force: material, gravity, damping, air and, in spring
+// mode, the mouse; without the shape-operator bend and the air where their impulses carry them.
 void all_forces(const ClothModel& model, const ClothState& state, const StepContext& ctx, double t,
-                BendForces bend, std::vector<Vec3>& f) {
-  compute_external_forces(model, state, *ctx.forces, t, f);
+                BendForces bend, AirForces air, std::vector<Vec3>& f) {
+  compute_external_forces(model, state, *ctx.forces, t, f, air);
   add_internal_forces(model, state, f, bend);
   add_grab_spring_force(ctx.kinematics.spring_grab(), state, f);
+}
+
+// A step of `substeps` cut into ceil(S / k) intervals of at most k substeps, spread evenly: the
+// j-th from substep first(j) to first(j + 1). An interval of 1 cuts nothing: the force it is for
+// rides in every substep.
+class Intervals {
+ public:
+  Intervals(int substeps, int longest)
+      : substeps_(substeps), count_(longest > 1 ? (substeps + longest - 1) / longest : 0) {}
+  bool any() const { return count_ > 0; }
+  int count() const { return count_; }
+  int first(int j) const { return j * substeps_ / count_; }
+
+ private:
+  int substeps_, count_;
+};
+
+int interval_in_substeps(double tau, double h, int substeps) {
+  return static_cast<int>(std::clamp(std::floor(tau / h), 1.0, double(std::max(substeps, 1))));
 }
 
 }  // namespace
@@ -29,7 +49,33 @@ int bend_interval(const ClothModel& model, double h, int substeps) {
   const double omega = std::sqrt(model.material.bending * model.bend_rate);
   const double rate = model.material.bending_damping * model.bend_rate;
   const double tau = 1.0 / std::max({omega, rate, 1e-300});  // the longest impulse interval, s
-  return static_cast<int>(std::clamp(std::floor(tau / h), 1.0, double(std::max(substeps, 1))));
+  return interval_in_substeps(tau, h, substeps);
+}
+
+int air_interval(const ClothModel& model, const ClothState& state, const ExternalForces& ext, double t,
+                 double dt, int substeps) {
+  const AirDrag drag = air_drag(ext, model.material);
+  if (!drag.any()) return std::max(substeps, 1);
+  const int n = state.vertex_count();
+  std::vector<double> area(size_t(n), 0.0);  // each vertex's third of its triangles, m^2
+  for (const auto& tri : model.mesh.triangles) {
+    const Vec3& a = state.x[size_t(tri[0])];
+    const double third = (state.x[size_t(tri[1])] - a).cross(state.x[size_t(tri[2])] - a).norm() / 6;
+    for (int k : tri) area[size_t(k)] += third;
+  }
+  double area_per_mass = 0, speed = 0;  // m^2/kg, m/s
+  for (int i = 0; i < n; ++i) {
+    if (model.mass[i] > 0) area_per_mass = std::max(area_per_mass, area[size_t(i)] / model.mass[i]);
+    for (double when : {t, t + dt}) speed = std::max(speed, (state.v[i] - ext.wind.velocity(state.x[i], when, nullptr)).norm());
+  }
+  speed += ext.gravity.norm() * dt;  // what the step's fall can add before the next look
+  double shortest = std::numeric_limits<double>::infinity();
+  for (const Edge& e : model.edges) shortest = std::min(shortest, (state.x[size_t(e.i)] - state.x[size_t(e.j)]).norm());
+  const double rate = (drag.air_density * std::max(drag.drag_normal, drag.drag_tangential) * speed + drag.q) * area_per_mass;
+  const double omega = std::sqrt(rate * speed / shortest);
+  if (!std::isfinite(rate) || !std::isfinite(omega)) return 1;
+  const double tau = 1.0 / std::max({omega, rate / kAirRateBound, 1e-300});  // s
+  return interval_in_substeps(tau, dt / std::max(substeps, 1), substeps);
 }
 
 const char* ExplicitIntegrator::name() const {
@@ -47,36 +93,69 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
   const double h = ctx.dt / ctx.substeps;
   StepReport report;
   double update_ms = 0;  // substeps including their force evaluations
-  // Multiple time stepping: `kicks` intervals spread evenly over the step, the j-th from substep
-  // first(j) to first(j + 1), each opened and closed by half its bend impulse (r-RESPA's symmetric
-  // form); the close of one interval and the open of the next are one evaluation. Counted within
-  // the step, so a run replays bit for bit whatever came before.
-  const bool splittable = (method_ == Method::SymplecticEuler || method_ == Method::Verlet) &&
-                          !model.bend_triangles.empty();
-  const int interval = !splittable ? 1
-                       : ctx.solver->bend_interval > 0 ? std::min(ctx.solver->bend_interval, ctx.substeps)
-                                                       : bend_interval(model, h, ctx.substeps);
-  const bool split_bend = interval > 1;
-  const int kicks = (ctx.substeps + interval - 1) / interval;
-  const auto first = [&](int j) { return j * ctx.substeps / kicks; };
-  int opened = 0;  // intervals opened so far
-  const auto kick = [&](int spanned_substeps, double& assembly_ms) {  // half of each interval it joins
-    ScopedTimer timer(assembly_ms);
-    kick_bend(state, model, 0.5 * spanned_substeps * h);
+  // Multiple time stepping, each slow force on its own intervals, cut from the step's start state
+  // so that a run replays bit for bit whatever came before.
+  const bool splittable = method_ == Method::SymplecticEuler || method_ == Method::Verlet;
+  const auto longest = [&](bool present, int setting, auto automatic) {
+    return !splittable || !present ? 1 : setting > 0 ? std::min(setting, ctx.substeps) : automatic();
   };
+  const Intervals bend(ctx.substeps, longest(!model.bend_triangles.empty(), ctx.solver->bend_interval, [&] {
+    return bend_interval(model, h, ctx.substeps);
+  }));
+  const Intervals air(ctx.substeps, longest(air_drag(*ctx.forces, model.material).any(), ctx.solver->air_interval, [&] {
+    return air_interval(model, state, *ctx.forces, ctx.time, ctx.dt, ctx.substeps);
+  }));
+  const SlowForces kicked{.bend = bend.any(), .air = air.any()};
+  // The bend: each interval opened and closed by half its impulse (r-RESPA's symmetric form), the
+  // close of one interval and the open of the next one evaluation.
+  int bend_opened = 0;
+  const auto bend_kick = [&](int substeps) {
+    ScopedTimer timer(report.timings.assembly_ms);
+    kick_bend(state, model, 0.5 * substeps * h);
+  };
+  // The air: each interval's impulse is its drag at the interval's mean velocity (the drag
+  // depends on the velocity: taken at the interval's last velocity it would be too strong by half
+  // the interval's change, and a cloth would fall slower than its terminal speed,
+  // Aero.*TerminalVelocity*). Half of it is given ahead at the interval's open, predicted from the
+  // last interval's mean (the step's first from the step's start velocity), and the rest at its
+  // close: symmetric in time as the bend's impulses, and exact in sum.
+  int air_opened = 0;
+  const auto air_span = [&](int j) { return air.first(j + 1) - air.first(j); };
   for (int sub = 0; sub < ctx.substeps; ++sub) {
     {
       ScopedTimer timer(update_ms);
       const Vec3 grab_start = ctx.kinematics.kinematic_grab() ? state.x[ctx.kinematics.grab->vertex] : Vec3::Zero();
       if (ctx.self_collision->enabled) x_start_ = state.x;
-      if (split_bend && sub == first(opened)) {
-        const int closing = opened > 0 ? first(opened) - first(opened - 1) : 0;
-        kick(closing + first(opened + 1) - first(opened), report.timings.assembly_ms);
-        ++opened;
+      if (bend.any() && sub == bend.first(bend_opened)) {
+        const int closing = bend_opened > 0 ? bend.first(bend_opened) - bend.first(bend_opened - 1) : 0;
+        bend_kick(closing + bend.first(bend_opened + 1) - bend.first(bend_opened));
+        ++bend_opened;
       }
-      substep(state, model, ctx, ctx.time + sub * h, h, split_bend ? BendForces::Excluded : BendForces::Included,
-              report.timings.assembly_ms);
-      if (split_bend && sub + 1 == ctx.substeps) kick(ctx.substeps - first(kicks - 1), report.timings.assembly_ms);
+      if (air.any() && sub == air.first(air_opened)) {
+        ScopedTimer timer(report.timings.assembly_ms);
+        if (air_opened == 0) air_force(state.x, state.v, model, *ctx.forces, ctx.time, air_ahead_);
+        push(state, model, air_ahead_, 0.5 * air_span(air_opened) * h);
+        mean_v_.assign(size_t(state.vertex_count()), Vec3::Zero());
+        mean_x_.assign(size_t(state.vertex_count()), Vec3::Zero());
+        ++air_opened;
+      }
+      substep(state, model, ctx, ctx.time + sub * h, h, kicked, report.timings.assembly_ms);
+      if (bend.any() && sub + 1 == ctx.substeps) bend_kick(ctx.substeps - bend.first(bend.count() - 1));
+      if (air.any()) {
+        for (int i = 0; i < state.vertex_count(); ++i) {
+          mean_v_[size_t(i)] += state.v[i];
+          mean_x_[size_t(i)] += state.x[i];
+        }
+        if (sub + 1 == air.first(air_opened)) {  // the close of the interval opened last
+          ScopedTimer timer(report.timings.assembly_ms);
+          const int span = air_span(air_opened - 1);
+          for (Vec3& v : mean_v_) v /= span;
+          for (Vec3& x : mean_x_) x /= span;
+          push(state, model, air_ahead_, -0.5 * span * h);  // take back the guess, give the interval's drag
+          air_force(mean_x_, mean_v_, model, *ctx.forces, ctx.time + (sub + 1 - 0.5 * span) * h, air_ahead_);
+          push(state, model, air_ahead_, span * h);
+        }
+      }
       enforce_pins_and_grab(state, ctx.kinematics, h, grab_start, ctx.time + (sub + 1) * h);
       if (method_ == Method::Verlet && ctx.solver->strain_limit >= 0) {
         limit_strain(state, model, *ctx.kinematics.pinned, ctx.solver->strain_limit, h);
@@ -92,17 +171,29 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
 void ExplicitIntegrator::kick_bend(ClothState& state, const ClothModel& model, double tau) {
   bend_force_.assign(size_t(state.vertex_count()), Vec3::Zero());
   add_bend_forces(model, state, bend_force_);
-  for (int i = 0; i < state.vertex_count(); ++i) state.v[i] += (tau / model.mass[i]) * bend_force_[i];
+  push(state, model, bend_force_, tau);
+}
+
+void ExplicitIntegrator::air_force(const std::vector<Vec3>& x, const std::vector<Vec3>& v, const ClothModel& model,
+                                   const ExternalForces& ext, double t, std::vector<Vec3>& f) {
+  f.assign(x.size(), Vec3::Zero());
+  add_aero_forces(model.mesh.triangles, x, v, air_drag(ext, model.material), ext.wind, t, aero_scratch_, f);
+}
+
+void ExplicitIntegrator::push(ClothState& state, const ClothModel& model, const std::vector<Vec3>& f, double tau) {
+  for (int i = 0; i < state.vertex_count(); ++i) state.v[i] += (tau / model.mass[i]) * f[size_t(i)];
 }
 
 void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model, const StepContext& ctx,
-                                 double t, double h, BendForces bend, double& assembly_ms) {
+                                 double t, double h, SlowForces kicked, double& assembly_ms) {
   const int n = state.vertex_count();
+  const BendForces bend = kicked.bend ? BendForces::Excluded : BendForces::Included;
+  const AirForces air = kicked.air ? AirForces::Excluded : AirForces::Included;
   switch (method_) {
     case Method::ForwardEuler:
       {
         ScopedTimer timer(assembly_ms);
-        all_forces(model, state, ctx, t, bend, force_);
+        all_forces(model, state, ctx, t, bend, air, force_);
       }
       for (int i = 0; i < n; ++i) {
         state.x[i] += h * state.v[i];
@@ -118,7 +209,7 @@ void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model, con
       // The two names give identical trajectories unless Verlet's strain limiting is on.
       {
         ScopedTimer timer(assembly_ms);
-        all_forces(model, state, ctx, t, bend, force_);
+        all_forces(model, state, ctx, t, bend, air, force_);
       }
       for (int i = 0; i < n; ++i) {
         state.v[i] += (h / model.mass[i]) * force_[i];
@@ -138,7 +229,7 @@ void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model, con
         }
         {
           ScopedTimer timer(assembly_ms);
-          all_forces(model, stage_, ctx, t + kStageStep[k] * h, bend, force_);
+          all_forces(model, stage_, ctx, t + kStageStep[k] * h, bend, air, force_);
         }
         kx_[k] = stage_.v;
         kv_[k].resize(n);

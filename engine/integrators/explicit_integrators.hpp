@@ -5,13 +5,15 @@
 // Simulation's guard detects it and rolls back.
 //
 // Multiple time stepping (Tuckerman, Berne, Martyna 1992, "Reversible multiple time scale molecular
-// dynamics", r-RESPA in its impulse form): in symplectic Euler and Verlet the shape-operator bend,
-// whose stiffest mode is far slower than the stretch's, is applied as an impulse of k substeps'
-// worth every k substeps and the substeps between see every other force. The bend then costs
-// 1 / k of its price at the same trajectory where k h omega_bend is small (docs/physics.md,
-// "Bending"; MultipleTimeStepping.*).
+// dynamics", r-RESPA in its impulse form): in symplectic Euler and Verlet the slow forces, the
+// shape-operator bend (whose stiffest mode is far slower than the stretch's) and the air, are
+// applied as an impulse of k substeps' worth every k substeps and the substeps between see every
+// other force. They then cost 1 / k of their price at the same trajectory where k h times their
+// fastest rate is small (docs/physics.md, "Bending" and "Air"; MultipleTimeStepping.*). Each has
+// its own interval (bend_interval, air_interval).
 #include <vector>
 
+#include "forces/forces.hpp"
 #include "forces/internal_forces.hpp"
 #include "integrators/integrator.hpp"
 
@@ -24,6 +26,20 @@ namespace cloth {
 /// they end with the step. The blow-up recovery's doubled substeps halve h and double k: the
 /// interval in seconds stays, so a bend that diverges itself needs solver.bend_interval = 1.
 int bend_interval(const ClothModel& model, double h, int substeps);
+
+/// The longest interval between the air's impulses, in substeps of length h = dt / substeps, for
+/// the state at the step's start (time t, s; the wind is read at t and t + dt): the largest k with
+/// k h r <= kAirRateBound and k h omega <= 1, where r = (rho_air C u + q) a is the drag's rate
+/// (d(f/m)/du of the quadratic and linear drag, u the largest speed of a vertex relative to the air
+/// plus g dt, a the largest area per mass a vertex carries) and omega^2 = r u / l the stiffness of
+/// the normal turning in the flow (l the shortest edge). At least 1, at most `substeps`; `substeps`
+/// without air. Each impulse closes its interval with the drag at the interval's mean velocity, so
+/// a steady fall keeps its exact terminal speed at any k; the velocity is then a sub-interval old
+/// when the impulse comes, an error first order in k h r, which the bound keeps to a tenth of the
+/// relative velocity's change (MultipleTimeStepping.FollowsTheEverySubstepAir holds the trajectory).
+inline constexpr double kAirRateBound = 0.1;
+int air_interval(const ClothModel& model, const ClothState& state, const ExternalForces& ext, double t,
+                 double dt, int substeps);
 
 class ExplicitIntegrator final : public Integrator {
  public:
@@ -38,14 +54,28 @@ class ExplicitIntegrator final : public Integrator {
   StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) override;
 
  private:
-  /// One substep of length h starting at time t, with or without the bend; adds the time of its
-  /// force evaluations to assembly_ms.
+  /// Which slow forces the substeps leave to the impulses.
+  struct SlowForces {
+    bool bend = false;
+    bool air = false;
+  };
+  /// One substep of length h starting at time t, without the slow forces in `kicked`; adds the
+  /// time of its force evaluations to assembly_ms.
   void substep(ClothState& state, const ClothModel& model, const StepContext& ctx, double t, double h,
-               BendForces bend, double& assembly_ms);
+               SlowForces kicked, double& assembly_ms);
   /// state.v += tau M^-1 f_bend(state): the bend's impulse, tau the half intervals it joins.
   void kick_bend(ClothState& state, const ClothModel& model, double tau);
+  /// f = the air's force on the vertices at positions x, velocities v and time t (add_aero_forces).
+  void air_force(const std::vector<Vec3>& x, const std::vector<Vec3>& v, const ClothModel& model,
+                 const ExternalForces& ext, double t, std::vector<Vec3>& f);
+  /// state.v += tau M^-1 f.
+  static void push(ClothState& state, const ClothModel& model, const std::vector<Vec3>& f, double tau);
   Method method_;
   std::vector<Vec3> bend_force_;            ///< scratch of kick_bend
+  std::vector<Vec3> air_ahead_;             ///< the air's force given ahead for the open interval
+  std::vector<Vec3> mean_v_;                ///< velocities summed (then averaged) over the air's interval
+  std::vector<Vec3> mean_x_;                ///< positions likewise
+  AeroScratch aero_scratch_;                ///< scratch of air_force
   std::vector<Vec3> force_;                 ///< scratch
   std::vector<Vec3> x_start_;               ///< positions at the substep's start (self-collision)
   ClothState stage_;                        ///< RK4 scratch

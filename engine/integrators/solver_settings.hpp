@@ -39,6 +39,9 @@ struct SolverSettings {
   /// time stepping, explicit_integrators.hpp); 0 = chosen from the bend's stiffest mode
   /// (bend_interval), 1 = every substep
   int bend_interval = 0;
+  /// verlet, symplectic-euler: substeps between the air's impulses (multiple time stepping);
+  /// 0 = chosen from the drag's rates at the step's speeds (air_interval), 1 = every substep
+  int air_interval = 0;
   bool adaptive = false;      ///< B&W section 7 step-size control; dt is then the largest step
   double max_stretch_change = 0.1;  ///< adaptive: a step changing any triangle's stretch |w_u| or
                                     ///< |w_v| by more than this is discarded (dimensionless)
@@ -69,6 +72,12 @@ void visit_solver(Visitor&& v, Settings& s) {
                              "shape-operator bend only",
                       .ui_lo = 0, .ui_hi = 200,
                       .integrators = used_by(IntegratorType::Verlet, IntegratorType::SymplecticEuler)});
+  v(s.air_interval, {.key = "air_interval", .lo = 0, .hi = 10000, .label = "air interval (0: auto)",
+                     .tip = "Substeps between the air drag's impulses (multiple time stepping: the "
+                            "drag is far slower than the stretch); 0 = automatic, from the drag's "
+                            "rate at the step's speeds; 1 = every substep",
+                     .ui_lo = 0, .ui_hi = 200,
+                     .integrators = used_by(IntegratorType::Verlet, IntegratorType::SymplecticEuler)});
   v(Switchable{s.long_range_slack, 0.0},
     {.key = "long_range_attachments", .lo = -1, .hi = 10, .label = "long-range attachments",
      .tip = "Kim et al. 2012: tether each vertex to its nearest pin at its rest distance along the "

@@ -1,8 +1,9 @@
-// Multiple time stepping of the shape-operator bend in symplectic Euler and Verlet
-// (explicit_integrators.hpp): the interval chosen from the bend's stiffest mode follows the
-// trajectory of a bend applied every substep, and it is what keeps a stiff bend stable: a far
-// longer interval diverges. A step of S substeps with the longest interval k runs ceil(S / k)
-// equal intervals, the spacing the comments quote.
+// Multiple time stepping of the slow forces, the shape-operator bend and the air, in symplectic
+// Euler and Verlet (explicit_integrators.hpp): the interval chosen from the bend's stiffest mode
+// follows the trajectory of a bend applied every substep, and it is what keeps a stiff bend
+// stable: a far longer interval diverges; the interval chosen from the drag's rates follows the
+// trajectory of air applied every substep, in a wind that makes it short. A step of S substeps
+// with the longest interval k runs ceil(S / k) equal intervals, the spacing the comments quote.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,7 +24,7 @@ constexpr int kSubsteps = 100;
 
 // A 1 m square of n x n vertices pinned at two corners, falling from flat under gravity.
 Simulation hanging(int n, const SpringMaterial& material, IntegratorType integrator, int bend_interval,
-                   int substeps = kSubsteps) {
+                   int substeps = kSubsteps, int air_interval = 0) {
   GridSpec spec;
   spec.nx = spec.ny = n;
   SolverSettings solver;
@@ -31,6 +32,7 @@ Simulation hanging(int n, const SpringMaterial& material, IntegratorType integra
   solver.dt = kDt;
   solver.substeps = substeps;
   solver.bend_interval = bend_interval;
+  solver.air_interval = air_interval;
   return Simulation(build_model(make_grid(spec), material), {}, {0, n - 1}, solver, Vec3(0, -9.81, 0));
 }
 
@@ -54,9 +56,10 @@ double max_distance(const ClothState& a, const ClothState& b) {
 // later (the free corner travels about 1.5 m) the split trajectory is within a thousandth of that
 // travel of a bend applied every substep, and it converges to it as the interval shrinks.
 TEST(MultipleTimeStepping, FollowsTheEverySubstepBend) {
-  Simulation automatic = hanging(24, default_cotton(), IntegratorType::Verlet, 0);
-  Simulation shorter = hanging(24, default_cotton(), IntegratorType::Verlet, 5);
-  Simulation every = hanging(24, default_cotton(), IntegratorType::Verlet, 1);
+  // The air every substep in all three: the bend's schedule alone differs.
+  Simulation automatic = hanging(24, default_cotton(), IntegratorType::Verlet, 0, kSubsteps, 1);
+  Simulation shorter = hanging(24, default_cotton(), IntegratorType::Verlet, 5, kSubsteps, 1);
+  Simulation every = hanging(24, default_cotton(), IntegratorType::Verlet, 1, kSubsteps, 1);
   const int interval = bend_interval(automatic.model(), kDt / kSubsteps, kSubsteps);
   ASSERT_GE(interval, 15);
   for (int s = 0; s < 60; ++s) {
@@ -107,6 +110,61 @@ TEST(MultipleTimeStepping, AutomaticIntervalIsStableWhereAFarLongerOneDiverges) 
       EXPECT_GT(sim.statistics().instabilities, 0);
     }
   }
+}
+
+// The same swing in air with the bend as springs, so that only the air is kicked: the swing's
+// speeds (up to ~5 m/s) give intervals of about 15 to 100 substeps. One second later (1.56 m of
+// the corner's travel) the split trajectory is within a thousandth of that travel of the air
+// applied every substep, and within twice what the base step's own error moves it: 100 against
+// 200 substeps with the air every substep (both printed, with intervals of a fifth).
+TEST(MultipleTimeStepping, FollowsTheEverySubstepAir) {
+  SpringMaterial material = default_cotton();
+  material.bend_element = BendElement::BendSprings;
+  Simulation automatic = hanging(24, material, IntegratorType::Verlet, 0);
+  Simulation every = hanging(24, material, IntegratorType::Verlet, 0, kSubsteps, 1);
+  Simulation finer = hanging(24, material, IntegratorType::Verlet, 0, 2 * kSubsteps, 1);
+  int longest = 1, shortest = kSubsteps;
+  for (int s = 0; s < 60; ++s) {
+    const int k = air_interval(automatic.model(), automatic.state(), automatic.external_forces(), automatic.time(), kDt, kSubsteps);
+    longest = std::max(longest, k);
+    shortest = std::min(shortest, k);
+    automatic.step();
+    every.step();
+    finer.step();
+  }
+  Simulation fifth = hanging(24, material, IntegratorType::Verlet, 0, kSubsteps, std::max(shortest / 5, 1));
+  for (int s = 0; s < 60; ++s) fifth.step();
+  const double travel = (automatic.state().x.back() - automatic.model().mesh.positions.back()).norm();
+  const double apart = max_distance(automatic.state(), every.state());
+  const double base_error = max_distance(finer.state(), every.state());
+  std::printf("free corner travelled %.3f m; air intervals %d to %d substeps; from the air every substep: "
+              "automatic %.2e m, every %d substeps %.2e m; 200 substeps %.2e m\n", travel, shortest, longest, apart,
+              std::max(shortest / 5, 1), max_distance(fifth.state(), every.state()), base_error);
+  ASSERT_GE(shortest, 10);
+  EXPECT_GT(travel, 1.0);
+  EXPECT_LT(apart, 1e-3 * travel);
+  EXPECT_LT(apart, 2 * base_error);
+  EXPECT_EQ(automatic.statistics().instabilities + every.statistics().instabilities, 0);
+}
+
+// The air's interval follows the flow: still air and a resting cloth leave the whole step to one
+// impulse; doubling the wind shortens the interval (the drag's rate grows as u, its stiffness as u);
+// without air there is nothing to kick.
+TEST(MultipleTimeStepping, AirIntervalShortensWithTheWind) {
+  Simulation sim = hanging(24, default_cotton(), IntegratorType::Verlet, 0);
+  const auto interval_at = [&](double speed) {
+    ExternalForces f = sim.external_forces();
+    f.wind.type = WindField::Type::Constant;
+    f.wind.speed = speed;
+    return air_interval(sim.model(), sim.state(), f, 0, kDt, kSubsteps);
+  };
+  const int still = interval_at(0), breeze = interval_at(5), gale = interval_at(20);
+  std::printf("air interval: still %d, 5 m/s %d, 20 m/s %d substeps\n", still, breeze, gale);
+  EXPECT_EQ(still, kSubsteps);
+  EXPECT_LT(breeze, kSubsteps);
+  EXPECT_LT(gale, breeze / 3);
+  in_vacuum(sim);
+  EXPECT_EQ(air_interval(sim.model(), sim.state(), sim.external_forces(), 0, kDt, kSubsteps), kSubsteps);
 }
 
 }  // namespace
