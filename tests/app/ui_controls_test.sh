@@ -29,8 +29,8 @@ sleep 0.5
 strain_before=$(stat 'doc["max_edge_strain"]')
 
 # 1. The stretch slider of the default panel layout (Simulation, Material open; panel at 10, 10):
-# its row is at y = 385, its track from x = 18 to 226 (logarithmic, 1 to 1e5 N/m).
-xdotool mousemove 30 385 click 1
+# its row is at y = 408, its track from x = 18 to 226 (logarithmic, 1 to 1e5 N/m).
+xdotool mousemove 30 408 click 1
 wait_for_stats 'doc["app"]["material"]["stretch"] < 100' "the stretch slider lowering the stiffness"
 stretch=$(stat 'doc["app"]["material"]["stretch"]')
 frames=$(stat 'doc["app"]["displayed_frames"]')
