@@ -51,8 +51,9 @@ struct AeroScratch {
 /// Adds every triangle's air force, aero_triangle's without its derivatives (what an explicit
 /// step needs), to its three vertices' f, N; the wind U is taken at each centroid at time t. The
 /// triangles go through together, one component array at a time, so that the square roots and
-/// divisions run four to a vector instruction: an explicit step of the default scene evaluates
-/// this 100 times a frame, and one triangle at a time it was two thirds of the step's time.
+/// divisions run four to a vector instruction: one triangle at a time it was two thirds of an
+/// explicit step's time when the default scene evaluated it every substep (it now comes on the
+/// air's own interval, explicit_integrators.hpp).
 void add_aero_forces(const std::vector<std::array<int, 3>>& triangles, const std::vector<Vec3>& x,
                      const std::vector<Vec3>& v, const AirDrag& drag, const WindField& wind, double t,
                      AeroScratch& scratch, std::vector<Vec3>& f);

@@ -34,4 +34,14 @@ Vec3 WindField::velocity(const Vec3& x, double t, Eigen::Matrix3d* jacobian) con
   return Vec3::Zero();
 }
 
+double WindField::max_speed() const {
+  switch (type) {
+    case Type::None: return 0;
+    case Type::Constant: return std::abs(speed) * direction.norm();
+    case Type::Yu: return std::abs(speed) * std::sqrt(1.25);
+    case Type::Gusty: return std::abs(speed) * (1.0 + std::abs(gust)) * direction.norm();
+  }
+  return 0;
+}
+
 }  // namespace cloth

@@ -24,6 +24,9 @@ struct WindField {
 
   /// Air velocity at x and time t; if `jacobian` is given, also ∂U/∂x (row r = ∂U_r/∂x).
   Vec3 velocity(const Vec3& x, double t, Eigen::Matrix3d* jacobian) const;
+  /// The largest |U| anywhere at any time, m/s (|speed| times 1 + gust for gusty, sqrt(5) / 2 for
+  /// Yu's wave).
+  double max_speed() const;
 };
 
 /// Calls v(field, ParamInfo) for each parameter of "forces.wind".

@@ -52,12 +52,13 @@ int bend_interval(const ClothModel& model, double h, int substeps) {
   return interval_in_substeps(tau, h, substeps);
 }
 
-int air_interval(const ClothModel& model, const ClothState& state, const ExternalForces& ext, double t,
-                 double dt, int substeps) {
+int air_interval(const ClothModel& model, const ClothState& state, const ExternalForces& ext, double dt,
+                 int substeps) {
   const AirDrag drag = air_drag(ext, model.material);
   if (!drag.any()) return std::max(substeps, 1);
   const int n = state.vertex_count();
-  std::vector<double> area(size_t(n), 0.0);  // each vertex's third of its triangles, m^2
+  thread_local std::vector<double> area;  // each vertex's third of its triangles, m^2
+  area.assign(size_t(n), 0.0);
   for (const auto& tri : model.mesh.triangles) {
     const Vec3& a = state.x[size_t(tri[0])];
     const double third = (state.x[size_t(tri[1])] - a).cross(state.x[size_t(tri[2])] - a).norm() / 6;
@@ -65,10 +66,11 @@ int air_interval(const ClothModel& model, const ClothState& state, const Externa
   }
   double area_per_mass = 0, speed = 0;  // m^2/kg, m/s
   for (int i = 0; i < n; ++i) {
+    if (!state.x[i].allFinite() || !state.v[i].allFinite()) return 1;  // for the step's guard to meet
     if (model.mass[i] > 0) area_per_mass = std::max(area_per_mass, area[size_t(i)] / model.mass[i]);
-    for (double when : {t, t + dt}) speed = std::max(speed, (state.v[i] - ext.wind.velocity(state.x[i], when, nullptr)).norm());
+    speed = std::max(speed, state.v[i].norm());
   }
-  speed += ext.gravity.norm() * dt;  // what the step's fall can add before the next look
+  speed += ext.wind.max_speed() + ext.gravity.norm() * dt;  // relative to any air the step meets
   double shortest = std::numeric_limits<double>::infinity();
   for (const Edge& e : model.edges) shortest = std::min(shortest, (state.x[size_t(e.i)] - state.x[size_t(e.j)]).norm());
   const double rate = (drag.air_density * std::max(drag.drag_normal, drag.drag_tangential) * speed + drag.q) * area_per_mass;
@@ -103,7 +105,7 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
     return bend_interval(model, h, ctx.substeps);
   }));
   const Intervals air(ctx.substeps, longest(air_drag(*ctx.forces, model.material).any(), ctx.solver->air_interval, [&] {
-    return air_interval(model, state, *ctx.forces, ctx.time, ctx.dt, ctx.substeps);
+    return air_interval(model, state, *ctx.forces, ctx.dt, ctx.substeps);
   }));
   const SlowForces kicked{.bend = bend.any(), .air = air.any()};
   // The bend: each interval opened and closed by half its impulse (r-RESPA's symmetric form), the
@@ -113,49 +115,37 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
     ScopedTimer timer(report.timings.assembly_ms);
     kick_bend(state, model, 0.5 * substeps * h);
   };
-  // The air: each interval's impulse is its drag at the interval's mean velocity (the drag
-  // depends on the velocity: taken at the interval's last velocity it would be too strong by half
-  // the interval's change, and a cloth would fall slower than its terminal speed,
-  // Aero.*TerminalVelocity*). Half of it is given ahead at the interval's open, predicted from the
-  // last interval's mean (the step's first from the step's start velocity), and the rest at its
-  // close: symmetric in time as the bend's impulses, and exact in sum.
+  // The air: each interval's impulse is its drag at the interval's mean positions and at the
+  // velocity the vertices moved with, (x_close - x_open) / interval, pins, slides and contacts
+  // included (the drag depends on the velocity: taken at the interval's last velocity it would be
+  // too strong by half the interval's change, and a cloth would fall slower than its terminal
+  // speed, Aero.*TerminalVelocity*). Half of it is given ahead at the interval's open, predicted
+  // from the previous interval's (the step's first from the step's start state), and the rest at
+  // its close: symmetric in time as the bend's impulses, and exact in sum. Prescribed vertices
+  // (pins, the mouse's kinematic grab) take no part.
   int air_opened = 0;
   const auto air_span = [&](int j) { return air.first(j + 1) - air.first(j); };
+  const auto air_push = [&](double tau) { push_free(state, model, ctx.kinematics, air_ahead_, tau); };
   for (int sub = 0; sub < ctx.substeps; ++sub) {
     {
       ScopedTimer timer(update_ms);
       const Vec3 grab_start = ctx.kinematics.kinematic_grab() ? state.x[ctx.kinematics.grab->vertex] : Vec3::Zero();
       if (ctx.self_collision->enabled) x_start_ = state.x;
+      if (air.any() && sub == air.first(air_opened)) {
+        ScopedTimer assembly(report.timings.assembly_ms);
+        if (air_opened == 0) air_force(state.x, state.v, model, *ctx.forces, ctx.time, air_ahead_);
+        air_push(0.5 * air_span(air_opened) * h);
+        x_open_ = state.x;
+        mean_x_.assign(size_t(state.vertex_count()), Vec3::Zero());
+        ++air_opened;
+      }
       if (bend.any() && sub == bend.first(bend_opened)) {
         const int closing = bend_opened > 0 ? bend.first(bend_opened) - bend.first(bend_opened - 1) : 0;
         bend_kick(closing + bend.first(bend_opened + 1) - bend.first(bend_opened));
         ++bend_opened;
       }
-      if (air.any() && sub == air.first(air_opened)) {
-        ScopedTimer timer(report.timings.assembly_ms);
-        if (air_opened == 0) air_force(state.x, state.v, model, *ctx.forces, ctx.time, air_ahead_);
-        push(state, model, air_ahead_, 0.5 * air_span(air_opened) * h);
-        mean_v_.assign(size_t(state.vertex_count()), Vec3::Zero());
-        mean_x_.assign(size_t(state.vertex_count()), Vec3::Zero());
-        ++air_opened;
-      }
       substep(state, model, ctx, ctx.time + sub * h, h, kicked, report.timings.assembly_ms);
       if (bend.any() && sub + 1 == ctx.substeps) bend_kick(ctx.substeps - bend.first(bend.count() - 1));
-      if (air.any()) {
-        for (int i = 0; i < state.vertex_count(); ++i) {
-          mean_v_[size_t(i)] += state.v[i];
-          mean_x_[size_t(i)] += state.x[i];
-        }
-        if (sub + 1 == air.first(air_opened)) {  // the close of the interval opened last
-          ScopedTimer timer(report.timings.assembly_ms);
-          const int span = air_span(air_opened - 1);
-          for (Vec3& v : mean_v_) v /= span;
-          for (Vec3& x : mean_x_) x /= span;
-          push(state, model, air_ahead_, -0.5 * span * h);  // take back the guess, give the interval's drag
-          air_force(mean_x_, mean_v_, model, *ctx.forces, ctx.time + (sub + 1 - 0.5 * span) * h, air_ahead_);
-          push(state, model, air_ahead_, span * h);
-        }
-      }
       enforce_pins_and_grab(state, ctx.kinematics, h, grab_start, ctx.time + (sub + 1) * h);
       if (method_ == Method::Verlet && ctx.solver->strain_limit >= 0) {
         limit_strain(state, model, *ctx.kinematics.pinned, ctx.solver->strain_limit, h);
@@ -163,6 +153,20 @@ StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
       project_slides(state, ctx.kinematics);  // after the strain limit, which moves vertices too
     }
     end_substep(state, x_start_, model, ctx, ctx.time + (sub + 1) * h, h, report);
+    if (!air.any()) continue;
+    ScopedTimer assembly(report.timings.assembly_ms);
+    for (int i = 0; i < state.vertex_count(); ++i) mean_x_[size_t(i)] += state.x[i];
+    if (sub + 1 == air.first(air_opened)) {  // the close of the interval opened last
+      const int span = air_span(air_opened - 1);
+      mean_v_.resize(size_t(state.vertex_count()));
+      for (int i = 0; i < state.vertex_count(); ++i) {
+        mean_x_[size_t(i)] /= span;
+        mean_v_[size_t(i)] = (state.x[i] - x_open_[size_t(i)]) / (span * h);
+      }
+      air_push(-0.5 * span * h);  // take back the guess, give the interval's drag
+      air_force(mean_x_, mean_v_, model, *ctx.forces, ctx.time + (sub + 1 - 0.5 * span) * h, air_ahead_);
+      air_push(span * h);
+    }
   }
   report.timings.solve_ms = update_ms - report.timings.assembly_ms;
   return report;
@@ -182,6 +186,15 @@ void ExplicitIntegrator::air_force(const std::vector<Vec3>& x, const std::vector
 
 void ExplicitIntegrator::push(ClothState& state, const ClothModel& model, const std::vector<Vec3>& f, double tau) {
   for (int i = 0; i < state.vertex_count(); ++i) state.v[i] += (tau / model.mass[i]) * f[size_t(i)];
+}
+
+void ExplicitIntegrator::push_free(ClothState& state, const ClothModel& model, const Kinematics& kinematics,
+                                   const std::vector<Vec3>& f, double tau) {
+  const Grab* grab = kinematics.kinematic_grab();
+  for (int i = 0; i < state.vertex_count(); ++i) {
+    if ((*kinematics.pinned)[size_t(i)] || (grab && grab->vertex == i)) continue;
+    state.v[i] += (tau / model.mass[i]) * f[size_t(i)];
+  }
 }
 
 void ExplicitIntegrator::substep(ClothState& state, const ClothModel& model, const StepContext& ctx,

@@ -16,6 +16,7 @@
 #include "forces/forces.hpp"
 #include "forces/internal_forces.hpp"
 #include "integrators/integrator.hpp"
+#include "kinematics/kinematics.hpp"
 
 namespace cloth {
 
@@ -28,18 +29,21 @@ namespace cloth {
 int bend_interval(const ClothModel& model, double h, int substeps);
 
 /// The longest interval between the air's impulses, in substeps of length h = dt / substeps, for
-/// the state at the step's start (time t, s; the wind is read at t and t + dt): the largest k with
-/// k h r <= kAirRateBound and k h omega <= 1, where r = (rho_air C u + q) a is the drag's rate
-/// (d(f/m)/du of the quadratic and linear drag, u the largest speed of a vertex relative to the air
-/// plus g dt, a the largest area per mass a vertex carries) and omega^2 = r u / l the stiffness of
-/// the normal turning in the flow (l the shortest edge). At least 1, at most `substeps`; `substeps`
-/// without air. Each impulse closes its interval with the drag at the interval's mean velocity, so
-/// a steady fall keeps its exact terminal speed at any k; the velocity is then a sub-interval old
-/// when the impulse comes, an error first order in k h r, which the bound keeps to a tenth of the
-/// relative velocity's change (MultipleTimeStepping.FollowsTheEverySubstepAir holds the trajectory).
+/// the state at the step's start: the largest k with k h r <= kAirRateBound and k h omega <= 1,
+/// where r = (rho_air C u + q) a is the drag's rate (d(f/m)/du of the quadratic and linear drag;
+/// u the largest vertex speed plus the wind's largest speed plus g dt, a bound on the speed
+/// relative to the air within the step; a the largest area per mass a vertex carries) and
+/// omega^2 = r u / l the stiffness of the normal turning in the flow (l the shortest edge). At
+/// least 1 (also for a non-finite state), at most `substeps`; `substeps` without air. The interval
+/// is fixed in seconds: more substeps do not shorten it (set solver.air_interval = 1 for the air
+/// every substep), nor do the blow-up recovery's. Each impulse is the drag at the interval's mean
+/// positions and velocity, so a steady fall keeps its exact terminal speed at any k; the velocity
+/// is then up to an interval old when the impulse comes, an error first order in k h r, which the
+/// bound keeps to a tenth of the relative velocity's change (MultipleTimeStepping.FollowsTheEverySubstepAir
+/// holds the trajectory).
 inline constexpr double kAirRateBound = 0.1;
-int air_interval(const ClothModel& model, const ClothState& state, const ExternalForces& ext, double t,
-                 double dt, int substeps);
+int air_interval(const ClothModel& model, const ClothState& state, const ExternalForces& ext, double dt,
+                 int substeps);
 
 class ExplicitIntegrator final : public Integrator {
  public:
@@ -70,11 +74,15 @@ class ExplicitIntegrator final : public Integrator {
                  const ExternalForces& ext, double t, std::vector<Vec3>& f);
   /// state.v += tau M^-1 f.
   static void push(ClothState& state, const ClothModel& model, const std::vector<Vec3>& f, double tau);
+  /// push, but for the vertices the kinematics prescribe (pins, the kinematic grab).
+  static void push_free(ClothState& state, const ClothModel& model, const Kinematics& kinematics,
+                        const std::vector<Vec3>& f, double tau);
   Method method_;
   std::vector<Vec3> bend_force_;            ///< scratch of kick_bend
   std::vector<Vec3> air_ahead_;             ///< the air's force given ahead for the open interval
-  std::vector<Vec3> mean_v_;                ///< velocities summed (then averaged) over the air's interval
-  std::vector<Vec3> mean_x_;                ///< positions likewise
+  std::vector<Vec3> x_open_;                ///< positions at the air's interval's open
+  std::vector<Vec3> mean_x_;                ///< positions summed (then averaged) over the interval
+  std::vector<Vec3> mean_v_;                ///< the interval's mean velocity
   AeroScratch aero_scratch_;                ///< scratch of air_force
   std::vector<Vec3> force_;                 ///< scratch
   std::vector<Vec3> x_start_;               ///< positions at the substep's start (self-collision)

@@ -113,7 +113,7 @@ TEST(MultipleTimeStepping, AutomaticIntervalIsStableWhereAFarLongerOneDiverges) 
 }
 
 // The same swing in air with the bend as springs, so that only the air is kicked: the swing's
-// speeds (up to ~5 m/s) give intervals of about 15 to 100 substeps. One second later (1.56 m of
+// speeds (up to ~5 m/s) give intervals of 17 to 100 substeps. One second later (1.56 m of
 // the corner's travel) the split trajectory is within a thousandth of that travel of the air
 // applied every substep, and within twice what the base step's own error moves it: 100 against
 // 200 substeps with the air every substep (both printed, with intervals of a fifth).
@@ -125,7 +125,7 @@ TEST(MultipleTimeStepping, FollowsTheEverySubstepAir) {
   Simulation finer = hanging(24, material, IntegratorType::Verlet, 0, 2 * kSubsteps, 1);
   int longest = 1, shortest = kSubsteps;
   for (int s = 0; s < 60; ++s) {
-    const int k = air_interval(automatic.model(), automatic.state(), automatic.external_forces(), automatic.time(), kDt, kSubsteps);
+    const int k = air_interval(automatic.model(), automatic.state(), automatic.external_forces(), kDt, kSubsteps);
     longest = std::max(longest, k);
     shortest = std::min(shortest, k);
     automatic.step();
@@ -147,8 +147,27 @@ TEST(MultipleTimeStepping, FollowsTheEverySubstepAir) {
   EXPECT_EQ(automatic.statistics().instabilities + every.statistics().instabilities, 0);
 }
 
+// The air's impulses come after the substep's pins and contacts: they must leave the pinned
+// corners of a sheet in a 10 m/s wind at rest, position and velocity, at every step's end.
+TEST(MultipleTimeStepping, PinsTakeNoAirImpulse) {
+  Simulation sim = hanging(24, default_cotton(), IntegratorType::Verlet, 0);
+  ExternalForces f = sim.external_forces();
+  f.wind.type = WindField::Type::Constant;
+  f.wind.speed = 10;
+  f.wind.direction = Vec3(0, 0, 1);
+  sim.set_external_forces(f);
+  ASSERT_LT(air_interval(sim.model(), sim.state(), sim.external_forces(), kDt, kSubsteps), kSubsteps);
+  const Vec3 corner = sim.state().x[0];
+  for (int s = 0; s < 30; ++s) {
+    sim.step();
+    ASSERT_EQ(sim.state().x[0], corner) << "step " << s;
+    ASSERT_EQ(sim.state().v[0], Vec3::Zero()) << "step " << s;
+  }
+  EXPECT_GT((sim.state().x.back() - sim.model().mesh.positions.back()).norm(), 0.3) << "the free corner moved";
+}
+
 // The air's interval follows the flow: still air and a resting cloth leave the whole step to one
-// impulse; doubling the wind shortens the interval (the drag's rate grows as u, its stiffness as u);
+// impulse; a stronger wind shortens the interval (the drag's rate grows as u, its stiffness as u);
 // without air there is nothing to kick.
 TEST(MultipleTimeStepping, AirIntervalShortensWithTheWind) {
   Simulation sim = hanging(24, default_cotton(), IntegratorType::Verlet, 0);
@@ -156,15 +175,15 @@ TEST(MultipleTimeStepping, AirIntervalShortensWithTheWind) {
     ExternalForces f = sim.external_forces();
     f.wind.type = WindField::Type::Constant;
     f.wind.speed = speed;
-    return air_interval(sim.model(), sim.state(), f, 0, kDt, kSubsteps);
+    return air_interval(sim.model(), sim.state(), f, kDt, kSubsteps);
   };
   const int still = interval_at(0), breeze = interval_at(5), gale = interval_at(20);
   std::printf("air interval: still %d, 5 m/s %d, 20 m/s %d substeps\n", still, breeze, gale);
   EXPECT_EQ(still, kSubsteps);
   EXPECT_LT(breeze, kSubsteps);
-  EXPECT_LT(gale, breeze / 3);
+  EXPECT_LE(3 * gale, breeze);
   in_vacuum(sim);
-  EXPECT_EQ(air_interval(sim.model(), sim.state(), sim.external_forces(), 0, kDt, kSubsteps), kSubsteps);
+  EXPECT_EQ(air_interval(sim.model(), sim.state(), sim.external_forces(), kDt, kSubsteps), kSubsteps);
 }
 
 }  // namespace
