@@ -14,8 +14,8 @@
 
 namespace cloth {
 
-/// Loops shorter than this many vertices run on the calling thread: starting a parallel region
-/// costs a few microseconds, about what a 2000-vertex vector update takes.
+/// Starting a parallel region costs a few microseconds, about what a 2000-vertex vector update
+/// takes: a loop is split only when it moves at least this many iterations off the calling thread.
 inline constexpr int kMinParallelLength = 2048;
 /// Vertices per partial sum of deterministic_sum (independent of the thread count).
 inline constexpr int kSumChunk = 512;
@@ -34,10 +34,19 @@ int team_size();
 /// (OpenMP's nesting: OMP_MAX_ACTIVE_LEVELS, counted from the current level; false without OpenMP).
 bool nested_parallelism_available();
 
+/// Whether a loop of n iterations gains from `threads` threads: the iterations the other threads
+/// take (all but the calling thread's ceil(n / threads)) must pay for the region
+/// (kMinParallelLength). A region also costs after it ends: libgomp's idle workers spin for
+/// milliseconds (GOMP_SPINCOUNT) on cores that the renderer and the X server need, so a short
+/// loop once a step is not worth waking them for (the app's frame, bench/app_frame_bench.sh).
+inline bool worth_splitting(int n, int threads) {
+  return threads > 1 && n - (n + threads - 1) / threads >= kMinParallelLength;
+}
+
 /// body(i) for i in [0, n), split in contiguous ranges over `threads` threads.
 template <typename Body>
 void parallel_for(int n, int threads, Body&& body) {
-  if (threads <= 1 || n < kMinParallelLength) {
+  if (!worth_splitting(n, threads)) {
     for (int i = 0; i < n; ++i) body(i);
     return;
   }
@@ -67,7 +76,7 @@ void parallel_tasks(int tasks, int threads, bool worth_it, Body&& body) {
 template <typename Term>
 double parallel_max(int n, int threads, double at_least, Term&& term) {
   double largest = at_least;
-  if (threads <= 1 || n < kMinParallelLength) {
+  if (!worth_splitting(n, threads)) {
     for (int i = 0; i < n; ++i) largest = std::max(largest, term(i));
     return largest;
   }
@@ -125,7 +134,7 @@ template <typename Term>
 double deterministic_sum(int n, int threads, std::vector<double>& partial, Term&& term) {
   const int chunks = (n + kSumChunk - 1) / kSumChunk;
   partial.resize(static_cast<size_t>(chunks));
-  parallel_tasks(chunks, threads, n >= kMinParallelLength, [&](int c) {
+  parallel_tasks(chunks, threads, worth_splitting(n, threads), [&](int c) {
     double sum = 0;
     const int end = std::min(n, (c + 1) * kSumChunk);
     for (int i = c * kSumChunk; i < end; ++i) sum += term(i);

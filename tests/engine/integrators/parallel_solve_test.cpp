@@ -65,6 +65,29 @@ TEST(ParallelFor, RunsOnTheThreadsItIsGiven) {
 #endif
 }
 
+// A loop splits only where the other threads take at least kMinParallelLength iterations: on two
+// threads from 2 x kMinParallelLength (the step's edge-strain check on the default 32 x 32 cloth,
+// about 3000 edges, stays on the calling thread and wakes no spinning worker).
+TEST(ParallelFor, SplitsOnlyWhereTheOtherThreadsTakeARegionsWorth) {
+#ifndef _OPENMP
+  FAIL() << "built without OpenMP: every loop runs on one thread";
+#else
+  EXPECT_FALSE(worth_splitting(2 * kMinParallelLength - 1, 2));
+  EXPECT_TRUE(worth_splitting(2 * kMinParallelLength, 2));
+  EXPECT_TRUE(worth_splitting(kMinParallelLength + kMinParallelLength / 2, 3)) << "two thirds go to the others";
+  EXPECT_FALSE(worth_splitting(1 << 20, 1));
+  for (int n : {2 * kMinParallelLength - 1, 2 * kMinParallelLength}) {
+    std::vector<int> thread_of(size_t(n), -1);
+    const double largest = parallel_max(n, 2, 0.0, [&](int i) {
+      thread_of[size_t(i)] = omp_get_thread_num();
+      return double(i);
+    });
+    EXPECT_EQ(largest, double(n - 1));
+    EXPECT_EQ(std::set<int>(thread_of.begin(), thread_of.end()).size(), worth_splitting(n, 2) ? 2u : 1u) << n;
+  }
+#endif
+}
+
 TEST(ParallelMax, RunsOnTheThreadsItIsGivenAndSkipsNaN) {
 #ifndef _OPENMP
   FAIL() << "built without OpenMP: every loop runs on one thread";
@@ -176,8 +199,8 @@ void expect_same_bits(Simulation& one, Simulation& two, int frames) {
 
 // The whole implicit step (assembly, PCG with IC(0) alone and with the two-level preconditioner,
 // contacts and pins, collisions) on two threads gives the same bits as on one, frame after frame,
-// on a cloth large enough for every parallel loop to split (64 x 64 = 4096 vertices >
-// kMinParallelLength).
+// on a cloth large enough for every parallel loop to split (64 x 64 = 4096 vertices: worth_splitting
+// on two and three threads).
 TEST(ParallelSolve, TwoAndThreeThreadsStepTheClothToTheSameBitsAsOne) {
   for (Preconditioner p : {Preconditioner::incomplete_cholesky, Preconditioner::two_level}) {
     SCOPED_TRACE(name_of(p));
