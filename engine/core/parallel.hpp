@@ -15,7 +15,8 @@
 namespace cloth {
 
 /// Starting a parallel region costs a few microseconds, about what a 2000-vertex vector update
-/// takes: a loop is split only when it moves at least this many iterations off the calling thread.
+/// takes: the loops below split only when they move at least this many iterations off the
+/// calling thread (worth_splitting); the domain and tile splits elsewhere compare their own sizes.
 inline constexpr int kMinParallelLength = 2048;
 /// Vertices per partial sum of deterministic_sum (independent of the thread count).
 inline constexpr int kSumChunk = 512;
@@ -39,6 +40,8 @@ bool nested_parallelism_available();
 /// (kMinParallelLength). A region also costs after it ends: libgomp's idle workers spin for
 /// milliseconds (GOMP_SPINCOUNT) on cores that the renderer and the X server need, so a short
 /// loop once a step is not worth waking them for (the app's frame, bench/app_frame_bench.sh).
+/// On t threads the threshold is about 2048 t / (t - 1): from four threads a 3000-long loop
+/// splits again.
 inline bool worth_splitting(int n, int threads) {
   return threads > 1 && n - (n + threads - 1) / threads >= kMinParallelLength;
 }

@@ -67,7 +67,8 @@ TEST(ParallelFor, RunsOnTheThreadsItIsGiven) {
 
 // A loop splits only where the other threads take at least kMinParallelLength iterations: on two
 // threads from 2 x kMinParallelLength (the step's edge-strain check on the default 32 x 32 cloth,
-// about 3000 edges, stays on the calling thread and wakes no spinning worker).
+// about 3000 edges, stays on the calling thread on two or three threads and wakes no spinning
+// worker).
 TEST(ParallelFor, SplitsOnlyWhereTheOtherThreadsTakeARegionsWorth) {
 #ifndef _OPENMP
   FAIL() << "built without OpenMP: every loop runs on one thread";
