@@ -76,6 +76,10 @@ DrapeResult solve_drape(const DrapeProblem& problem, const DrapeOptions& o) {
   std::unique_ptr<drape::NewtonSolver> newton;
   if (o.method == DrapeMethod::Newton) newton = std::make_unique<drape::NewtonSolver>(fine);
 
+  // A cloth without fixed points has a free fall in its null space, which no relaxation or coarse
+  // grid resolves (each sweep moves it by about m g / k): fall onto the solids below first.
+  drape::drop_onto_solids(fine, problem.gravity, x);
+
   std::vector<Vec3> f;
   const auto residual = [&] {
     drape::residual_forces(fine, x, f);

@@ -68,6 +68,18 @@ double max_norm(const std::vector<Vec3>& f);
 
 /// 7.2: p moved to the nearest point at least `thickness` outside every solid (in turn).
 Vec3 project_out(const std::vector<Collider>& colliders, const Vec3& p);
+/// When no vertex of `L` is fixed: moves the cloth `x` rigidly along `gravity` until its first
+/// vertex comes within `thickness` of a solid (move_outside's march; at most kLongestDrop m). Its
+/// energy falls linearly along that move, which has no stiffness to stop it, so this is the
+/// minimum along it; nothing happens with a fixed point, or with no solid below.
+inline constexpr double kLongestDrop = 1e3;
+void drop_onto_solids(const Level& L, const Vec3& gravity, std::vector<Vec3>& x);
+/// A vertex's move from `from` (outside every solid) toward `to`, stopped where its path first
+/// comes within `thickness` of a solid that `from` does not touch, then project_out: 7.2's rule
+/// applied along the path, so that a long step (Newton's, a coarse correction) cannot carry a
+/// point through a solid to its far side. The path is marched by the signed distance (sphere
+/// tracing), which never steps past a surface.
+Vec3 move_outside(const std::vector<Collider>& colliders, const Vec3& from, const Vec3& to);
 /// The outward normal of a solid that p touches (within thickness + 1e-9 m) and that f pushes
 /// into; false if none.
 bool touching_normal(const std::vector<Collider>& colliders, const Vec3& p, const Vec3& f, Vec3* n);

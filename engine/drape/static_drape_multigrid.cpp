@@ -236,7 +236,7 @@ struct Cycle {
     interpolate_correction(C, F, d, o.interpolation, e);
     std::vector<Vec3> y(F.n());
     const auto at = [&](double a) {
-      for (int i = 0; i < F.n(); ++i) y[i] = F.fixed[i] ? x[i] : project_out(*F.colliders, x[i] + a * e[i]);
+      for (int i = 0; i < F.n(); ++i) y[i] = F.fixed[i] ? x[i] : move_outside(*F.colliders, x[i], x[i] + a * e[i]);
     };
     double a = 1.0;
     if (o.line_search) {

@@ -3,6 +3,7 @@
 // the PSD cone (add_internal_jacobians with `definite`, as the implicit integrator assembles it;
 // gravity is linear and adds nothing), restricted to the free directions, then backtracks along d
 // until the energy drops (Armijo).
+#include <algorithm>
 #include <cmath>
 
 #include <Eigen/SparseCholesky>
@@ -13,6 +14,9 @@
 #include "forces/internal_forces.hpp"
 
 namespace cloth::drape {
+namespace {
+constexpr double kMaxMoveEdges = 4;  ///< the longest vertex move of one Newton step, in edge lengths
+}  // namespace
 
 NewtonSolver::NewtonSolver(const Level& L)
     : pairs_(coupled_pairs(L.model)),
@@ -75,12 +79,20 @@ bool NewtonSolver::step(Level& L, std::vector<Vec3>& x) {
   }
   if (d.size() == 0) return false;
 
+  // A trust region of kMaxMoveEdges edge lengths per vertex: the LM shift is tiny, so where the
+  // material does not resist (a cloth falling freely onto a solid) d is a fall of kilometres, and
+  // the line search's halvings would end, still metres long, with vertices stopped at the solid
+  // and their neighbours far past it (StaticDrape.FeynmanFigure20RestsOnTheSphereItStartsAbove).
+  double longest = 0;
+  for (int i = 0; i < n; ++i) longest = std::max(longest, d.segment<3>(3 * i).norm());
+  if (longest > kMaxMoveEdges * L.spacing) d *= kMaxMoveEdges * L.spacing / longest;
+
   const double slope = d.dot(rhs);  // -dE/dalpha at 0
   const double e0 = material_energy(L, x);
   std::vector<Vec3> y(n);
   const auto at = [&](double a) {
     for (int i = 0; i < n; ++i) {
-      y[i] = L.fixed[i] ? x[i] : project_out(*L.colliders, x[i] + a * Vec3(d.segment<3>(3 * i)));
+      y[i] = L.fixed[i] ? x[i] : move_outside(*L.colliders, x[i], x[i] + a * Vec3(d.segment<3>(3 * i)));
     }
   };
   for (double a = 1.0; a > 1e-10; a *= 0.5) {

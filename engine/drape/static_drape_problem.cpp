@@ -1,5 +1,6 @@
 // The static drape problem (Feynman 1986 sections 5.1, 7.1, 7.2): energy, forces, fixed points,
 // solids; and one grid level of it with the multigrid source term (section 6).
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -14,6 +15,8 @@ namespace drape {
 
 namespace {
 constexpr double kContactSlack = 1e-9;  // m: a vertex this close to the offset surface touches it
+constexpr double kMarchTolerance = 1e-7;  // m: move_outside's march ends this close to a solid
+constexpr int kMaxMarches = 64;
 }
 
 Level make_level(const ClothModel& model, const std::vector<std::uint8_t>& fixed,
@@ -90,6 +93,42 @@ Vec3 project_out(const std::vector<Collider>& colliders, const Vec3& p) {
     if (d < c.thickness) q += (c.thickness - d) * n;
   }
   return q;
+}
+
+Vec3 move_outside(const std::vector<Collider>& colliders, const Vec3& from, const Vec3& to) {
+  const double length = (to - from).norm();
+  double stop = 1.0;  // fraction of the path before the first solid
+  Vec3 normal;
+  if (length > 0) {
+    for (const Collider& c : colliders) {
+      // A solid the point already touches (as a march leaves it) holds it through project_out:
+      // it slides along it.
+      if (signed_distance(c, from, &normal) <= c.thickness + kMarchTolerance) continue;
+      // Each march moves by the distance to the solid, which cannot cross it; a path that
+      // grazes the solid for kMaxMarches marches stops there too (conservative).
+      double t = 0;
+      int march = 0;
+      for (; march < kMaxMarches && t < stop; ++march) {
+        const double gap = signed_distance(c, from + t * (to - from), &normal) - c.thickness;
+        if (gap <= kMarchTolerance) break;
+        t += gap / length;
+      }
+      if (t < stop) stop = t;
+    }
+  }
+  return project_out(colliders, from + stop * (to - from));
+}
+
+void drop_onto_solids(const Level& L, const Vec3& gravity, std::vector<Vec3>& x) {
+  if (!(gravity.norm() > 0) || std::any_of(L.fixed.begin(), L.fixed.end(), [](auto f) { return f != 0; })) return;
+  const Vec3 down = gravity.normalized() * kLongestDrop;
+  double drop = 1.0;  // fraction of kLongestDrop
+  for (const Vec3& p : x) {
+    const Vec3 stop = move_outside(*L.colliders, p, p + drop * down);
+    drop = std::min(drop, (stop - p).dot(down) / down.squaredNorm());
+  }
+  if (drop >= 1.0 || !(drop > 0)) return;  // nothing below, or already resting
+  for (Vec3& p : x) p += drop * down;
 }
 
 bool touching_normal(const std::vector<Collider>& colliders, const Vec3& p, const Vec3& f, Vec3* n) {

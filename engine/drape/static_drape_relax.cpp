@@ -42,7 +42,7 @@ Vec3 relax_point(Level& L, std::vector<Vec3>& x, int i, double perturbation_deg,
   const Vec3 dir = nearly_force_direction(f / fn, perturbation_deg, rng);
   const double e0 = stencil_energy(L.model, L.stencils, i, x, L.zero_v);
   const auto phi = [&](double t) {
-    const Vec3 p = project_out(*L.colliders, xi + t * dir);
+    const Vec3 p = move_outside(*L.colliders, xi, xi + t * dir);
     x[i] = p;
     const double e = stencil_energy(L.model, L.stencils, i, x, L.zero_v) - e0 - lin.dot(p - xi);
     x[i] = xi;
@@ -56,7 +56,7 @@ Vec3 relax_point(Level& L, std::vector<Vec3>& x, int i, double perturbation_deg,
   const double t = parabola_search(phi, k, k_min, k_max, &val);
   if (!(t > 0)) return xi;
   L.step_guess = (3 * L.step_guess + t) / 4;
-  return project_out(*L.colliders, xi + t * dir);
+  return move_outside(*L.colliders, xi, xi + t * dir);
 }
 
 }  // namespace
@@ -101,7 +101,7 @@ int relax_sweep(Level& L, std::vector<Vec3>& x, RelaxOrder order, double perturb
       std::vector<Vec3> y(n);
       const auto at = [&](double a) {
         for (int i = 0; i < n; ++i) {
-          y[i] = L.fixed[i] ? x[i] : project_out(*L.colliders, x[i] + a * (target[i] - x[i]));
+          y[i] = L.fixed[i] ? x[i] : move_outside(*L.colliders, x[i], x[i] + a * (target[i] - x[i]));
         }
       };
       const auto phi = [&](double a) {
