@@ -11,10 +11,26 @@
 
 namespace cloth {
 
+/// What the blow-up guard does with a step that diverged (docs/physics.md, "Blow-up guard").
+enum class BlowUpResponse {
+  Recover,  ///< roll back, redo with more substeps, and bring them back down once stable
+  Stop,     ///< stop the run there and say so: the lesson of a classroom scene
+  Reset,    ///< start the run over from the scene's initial state
+};
+inline constexpr NamedValue<BlowUpResponse> kBlowUpResponseNames[] = {
+    {BlowUpResponse::Recover, "recover"},
+    {BlowUpResponse::Stop, "stop"},
+    {BlowUpResponse::Reset, "reset"},
+};
+constexpr std::span<const NamedValue<BlowUpResponse>> value_names(BlowUpResponse) { return kBlowUpResponseNames; }
+
 struct SolverSettings {
   IntegratorType integrator = IntegratorType::Verlet;
   double dt = 1.0 / 60.0;             ///< fixed step, s
-  int substeps = 20;                  ///< substeps per step
+  /// substeps per step; 0 = auto: the explicit integrators' stability bound
+  /// (integrators/stability_bound.hpp), 1 for the others
+  int substeps = 20;
+  BlowUpResponse on_blowup = BlowUpResponse::Recover;  ///< the guard's response to a diverged step
   /// implicit: the modified PCG's relative tolerance, iteration cap and preconditioner; their
   /// defaults, and why, are PcgSettings'.
   double tolerance = PcgSettings{}.tolerance;
@@ -58,9 +74,15 @@ void visit_solver(Visitor&& v, Settings& s) {
   v(s.integrator, {.key = "integrator", .tip = "Time integration scheme"});
   v(s.dt, {.key = "dt", .unit = "s", .lo = 1e-7, .hi = 1, .tip = "Fixed simulation step (the display rate does not change it)",
            .log = true, .ui_lo = 1e-4, .ui_hi = 0.05});
-  v(s.substeps, {.key = "substeps", .lo = 1, .hi = 10000,
-                 .tip = "Substeps per step: each integrates dt / substeps", .log = true,
-                 .ui_lo = 1, .ui_hi = 2000});
+  v(s.substeps, {.key = "substeps", .lo = 0, .hi = 10000, .label = "substeps (0: auto)",
+                 .tip = "Substeps per step: each integrates dt / substeps; 0 = automatic: the "
+                        "explicit integrators take the fewest their stability bound allows for "
+                        "the stiffness, damping and mass, the others 1",
+                 .log = true, .ui_lo = 0, .ui_hi = 2000});
+  v(s.on_blowup, {.key = "on_blowup", .label = "on blow-up",
+                  .tip = "When a step diverges: recover (roll back, redo with more substeps, "
+                         "lower them again once stable), stop (freeze the run and say where it "
+                         "diverged: the lesson of a classroom scene), or reset (start over)"});
   v(Switchable{s.strain_limit, 0.1}, {.key = "strain_limit", .lo = -1, .hi = 10, .label = "strain limit",
                      .tip = "Provot's limit on edge elongation (0.1 = 10%; 0 = edges held at rest "
                             "length; negative = off)",

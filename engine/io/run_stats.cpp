@@ -23,7 +23,7 @@ nlohmann::json RunStats::to_json(const Simulation& sim) const {
   doc["frames"] = frames();
   doc["ms_per_frame_median"] = median_ms();
   doc["steps"] = sim.statistics().steps;
-  doc["substeps_per_step"] = sim.solver().substeps;
+  doc["substeps_per_step"] = sim.substeps();
   doc["dt"] = sim.solver().dt;
   doc["sim_time"] = sim.time();
   doc["integrator"] = name_of(sim.solver().integrator);
@@ -42,6 +42,8 @@ nlohmann::json RunStats::to_json(const Simulation& sim) const {
   doc["solve_ms_mean"] = t.solve_ms / frames_run;
   doc["collision_ms_mean"] = t.collision_ms / frames_run;
   doc["last_instability"] = sim.statistics().last_instability;
+  doc["divergence"] = sim.divergence();  // why a run under on_blowup = stop stopped ("" = it runs)
+  doc["substeps_raised"] = sim.substeps_raised();
   doc["max_edge_strain"] = max_edge_strain(sim.model(), sim.state());
   doc["final_kinetic_energy"] = e.kinetic;
   doc["final_potential_energy"] = e.gravitational + e.elastic;

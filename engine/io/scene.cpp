@@ -457,6 +457,9 @@ Scene load_scene(const std::string& path, const std::vector<std::string>& overri
 std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<std::string>& overrides,
                                     const std::vector<ComparePane>& panes,
                                     std::vector<std::string>& warnings) {
+  const auto sets = [](const std::vector<std::string>& list, const std::string& key) {
+    return std::any_of(list.begin(), list.end(), [&](const std::string& o) { return o.starts_with(key + "="); });
+  };
   std::vector<Scene> scenes;
   for (const ComparePane& pane : panes) {
     std::vector<std::string> all = overrides;
@@ -466,6 +469,11 @@ std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<s
       scenes.push_back(load_scene(path, all, pane_warnings));
     } catch (const InputError& e) {
       throw InputError("compare pane '" + pane.label + "': " + e.what());
+    }
+    // The file's substeps are for the file's integrator (as Simulation::set_solver has it): a
+    // pane that switches integrator without naming its substeps gets that integrator's own.
+    if (sets(all, "solver.integrator") && !sets(all, "solver.substeps")) {
+      scenes.back().solver.substeps = Simulation::default_substeps(scenes.back().solver.integrator);
     }
     for (const std::string& w : pane_warnings) {
       if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);

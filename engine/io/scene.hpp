@@ -170,6 +170,8 @@ Scene load_scene(const std::string& path, const std::vector<std::string>& overri
                  std::vector<std::string>& warnings);
 
 /// The scene of each side-by-side pane: the file with `overrides`, then the pane's own, applied.
+/// A pane whose overrides set solver.integrator but not solver.substeps runs that integrator's
+/// own count (Simulation::default_substeps): the file's count was chosen for its integrator.
 /// New warnings are appended once. Throws InputError naming the pane.
 std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<std::string>& overrides,
                                     const std::vector<ComparePane>& panes,

@@ -13,6 +13,7 @@ struct FrameReport {
   /// The integrator's work over the frame, discarded attempts included (StepReport::accumulate).
   StepReport integration;
   bool recovered = false;     ///< the step blew up and was rolled back
+  bool started_over = false;  ///< the step blew up and the run started over (on_blowup = reset)
   int steps_taken = 0;        ///< accepted integrator steps covering the frame (1 unless adaptive)
   int rejected_steps = 0;     ///< proposed steps discarded (blow-up, or adaptive stretch test)
   double smallest_step = 0;   ///< shortest accepted step in this frame, s

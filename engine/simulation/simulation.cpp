@@ -18,15 +18,20 @@ Simulation::Simulation(ClothModel model, std::vector<Collider> colliders,
     : model_(std::move(model)), colliders_(std::move(colliders)), pins_(model_.vertex_count(), pinned_vertices),
       tearing_(model_.mesh), stretch_triangles_(build_stretch_shear(model_.mesh)),
       self_collider_(model_.mesh) {
-  set_solver(solver);
-  set_gravity(gravity);
-  mouse_.set_vertex_count(model_.vertex_count());
   initial_state_.x = model_.mesh.positions;
   initial_state_.v.assign(size_t(model_.vertex_count()), Vec3::Zero());
+  state_ = initial_state_;
+  mouse_.set_vertex_count(model_.vertex_count());
+  set_solver(solver);
+  set_gravity(gravity);
   reset();
 }
 
-void Simulation::set_material(const SpringMaterial& material) { cloth::set_material(model_, material); }
+void Simulation::set_material(const SpringMaterial& material) {
+  cloth::set_material(model_, material);
+  end_recovery();
+  update_auto_substeps();
+}
 
 void Simulation::check_supported(IntegratorType integrator, ModelType type) {
   // XPBD projects each element's condition C with compliance 1/k (E = k/2 C^2); only the springs'
@@ -51,6 +56,13 @@ void Simulation::set_model_type(ModelType type) {
   }
   model_ = build_model(model_.mesh, model_.material, type);  // throws before anything changes
   tearing_.forget_edges();
+  end_recovery();
+  update_auto_substeps();
+}
+
+int Simulation::default_substeps(IntegratorType integrator) {
+  if (is_explicit(integrator)) return 0;
+  return integrator == IntegratorType::Xpbd ? 20 : 1;
 }
 
 void Simulation::set_solver(const SolverSettings& settings) {
@@ -58,18 +70,35 @@ void Simulation::set_solver(const SolverSettings& settings) {
   SolverSettings solver = settings;
   if (solver.threads == 0) solver.threads = machine_threads();
   check_supported(solver.integrator, model_.type);
-  if (substeps_before_recovery_ > 0) {
-    // Another integrator gets the user's substeps back unless the user also set new ones.
-    const bool switched = integrator_ && solver.integrator != solver_.integrator;
-    if (switched && solver.substeps == solver_.substeps) solver.substeps = substeps_before_recovery_;
-    if (switched || solver.substeps != solver_.substeps) substeps_before_recovery_ = 0;
+  const auto own = [&](IntegratorType i) -> std::optional<int>& { return substeps_of_[size_t(i)]; };
+  if (!integrator_) {
+    own(solver.integrator) = solver.substeps;  // the scene's
+  } else if (solver.integrator != solver_.integrator) {
+    own(solver_.integrator) = solver_.substeps;
+    if (solver.substeps == solver_.substeps) {
+      solver.substeps = own(solver.integrator).value_or(default_substeps(solver.integrator));
+    }
   }
   if (!integrator_ || solver.integrator != solver_.integrator) {
     integrator_ = make_integrator(solver.integrator);  // throws before anything changes
   }
   // A new largest step or a switch to adaptivity starts the controller from the largest step.
   if (solver.dt != solver_.dt || solver.adaptive != solver_.adaptive) controller_.restart();
+  const bool step_changed = solver.integrator != solver_.integrator || solver.substeps != solver_.substeps ||
+                            solver.dt != solver_.dt;
   solver_ = solver;
+  if (step_changed) end_recovery();
+  update_auto_substeps();
+}
+
+int Simulation::planned_substeps() const {
+  if (solver_.substeps > 0) return solver_.substeps;
+  return is_explicit(solver_.integrator) ? auto_substeps_ : 1;
+}
+
+void Simulation::update_auto_substeps() {
+  if (solver_.substeps != 0 || !is_explicit(solver_.integrator)) return;
+  auto_substeps_ = auto_substeps(solver_.integrator, stiffest_mode(model_, state_, forces_, time_), solver_.dt);
 }
 
 void Simulation::set_self_collision(const SelfCollisionSettings& settings) {
@@ -86,6 +115,8 @@ void Simulation::set_gravity(const Vec3& gravity) {
 void Simulation::set_external_forces(const ExternalForces& forces) {
   validate_external_forces(forces);
   forces_ = forces;
+  end_recovery();
+  update_auto_substeps();
 }
 
 void Simulation::set_tearing(const TearSettings& settings) { tearing_.set_settings(settings, model_.type); }
@@ -106,7 +137,7 @@ void Simulation::set_pinned(int vertex, bool pinned) {
 std::string Simulation::try_step(FrameReport& report, double h, double t) {
   StepContext ctx;
   ctx.dt = h;
-  ctx.substeps = solver_.substeps;
+  ctx.substeps = substeps();
   ctx.solver = &solver_;
   ctx.forces = &forces_;
   ctx.time = t;
@@ -140,33 +171,86 @@ std::string Simulation::runaway(const ClothModel& model, const ClothState& befor
 
 void Simulation::advance_fixed(FrameReport& report) {
   last_good_ = state_;
+  const int planned = substeps();
   const std::string why = try_step(report, solver_.dt, time_);
   report.steps_taken = 1;
   report.smallest_step = solver_.dt;
-  if (!why.empty()) {
-    ++report.instabilities;
-    const int before = solver_.substeps;
-    bool ok = false;
-    for (int retry = 0; !ok && retry < kRecoveryRetries && solver_.substeps < kMaxRecoverySubsteps; ++retry) {
-      state_ = last_good_;
-      ++report.rejected_steps;
-      if (substeps_before_recovery_ == 0) substeps_before_recovery_ = solver_.substeps;
-      solver_.substeps = std::min(2 * solver_.substeps, kMaxRecoverySubsteps);
-      ok = try_step(report, solver_.dt, time_).empty();
-    }
-    report.instability = "step at t=" + std::to_string(time_) + " s diverged (" + why +
-                        ") with dt=" + std::to_string(solver_.dt) + " s, " +
-                        std::to_string(before) + " substeps: ";
-    if (ok) {
-      report.instability += "redone with " + std::to_string(solver_.substeps) + " substeps (kept)";
-    } else {
-      ++report.rejected_steps;
-      state_ = last_good_;
-      for (Vec3& v : state_.v) v.setZero();
-      report.instability += "rolled back, motion stopped; lower dt or stiffness";
-    }
-    report.recovered = true;
+  if (why.empty()) {
+    recovery_.stable_frame(planned_substeps());
+    return;
   }
+  ++report.instabilities;
+  report.recovered = true;
+  char when[96];
+  std::snprintf(when, sizeof when, "t = %.4g s", time_);
+  const std::string where = std::string(when) + " (" + why + ")";
+  if (stop_or_restart(report, where)) return;
+
+  // An explicit step's stability bound says how many substeps the stiffness and damping need:
+  // the first retry runs at least that many, and the count is never lowered below it.
+  const bool bounded = is_explicit(solver_.integrator);
+  const StiffestMode mode = bounded ? stiffest_mode(model_, last_good_, forces_, time_) : StiffestMode{};
+  const int floor = bounded ? auto_substeps(solver_.integrator, mode, solver_.dt) : 0;
+  bool ok = false;
+  for (int retry = 0; !ok && retry < kRecoveryRetries && substeps() < kMaxRecoverySubsteps; ++retry) {
+    state_ = last_good_;
+    ++report.rejected_steps;
+    recovery_.raise(substeps(), floor, kMaxRecoverySubsteps);
+    ok = try_step(report, solver_.dt, time_).empty();
+  }
+  report.instability = "step at " + where + " diverged with dt = " + std::to_string(solver_.dt) + " s, " +
+                       std::to_string(planned) + " substeps: " + cause_of_divergence(planned, mode) + "; ";
+  if (ok) {
+    report.instability += "redone with " + std::to_string(substeps()) +
+                          " substeps, lowered again once the cloth is stable";
+  } else {
+    ++report.rejected_steps;
+    state_ = last_good_;
+    for (Vec3& v : state_.v) v.setZero();
+    report.instability += "rolled back, motion stopped";
+  }
+}
+
+bool Simulation::stop_or_restart(FrameReport& report, const std::string& where) {
+  switch (solver_.on_blowup) {
+    case BlowUpResponse::Recover:
+      return false;
+    case BlowUpResponse::Stop:
+      // The diverged state stays in view (the lesson), at rest, unless it cannot be drawn.
+      if (!all_finite(state_) || as_flat(state_.x).cwiseAbs().maxCoeff() > kFarthestDrawn) state_ = last_good_;
+      for (Vec3& v : state_.v) v.setZero();
+      divergence_ = "diverged at " + where;
+      report.instability = divergence_ + ": stopped; R starts it again";
+      return true;
+    case BlowUpResponse::Reset:
+      restart();
+      report.started_over = true;
+      report.instability = "diverged at " + where + ": started over";
+      return true;
+  }
+  return false;
+}
+
+std::string Simulation::cause_of_divergence(int substeps, const StiffestMode& mode) const {
+  const bool dragged = mouse_.current().has_value();
+  if (!is_explicit(solver_.integrator)) {
+    return dragged ? "the drag pulled faster than the step follows; lower dt or the drag's stiffness"
+                   : "lower dt or the stiffness, or raise the iterations";
+  }
+  const double stable = stable_substep(solver_.integrator, mode);
+  const double h = solver_.dt / substeps;
+  char cause[200];
+  if (h > stable) {
+    std::snprintf(cause, sizeof cause,
+                  "its substep %.3g s is above the %.3g s the %s allows; raise the substeps to %d "
+                  "(0: auto) or lower dt or the %s",
+                  h, stable, limiting_rate(solver_.integrator, mode),
+                  auto_substeps(solver_.integrator, mode, solver_.dt), limiting_rate(solver_.integrator, mode));
+  } else {
+    std::snprintf(cause, sizeof cause, "its substep %.3g s is within the stability bound %.3g s: %s", h, stable,
+                  dragged ? "the drag pulled too hard" : "a contact or a large deformation");
+  }
+  return cause;
 }
 
 void Simulation::stop_motion(FrameReport& report, const std::string& why) {
@@ -209,6 +293,9 @@ void Simulation::advance_adaptively(FrameReport& report) {
     if (!why.empty()) {
       ++report.instabilities;
       report.recovered = true;
+      char where[128];
+      std::snprintf(where, sizeof where, "t = %.4g s (", time_ + done);
+      if (stop_or_restart(report, where + why + ")")) break;
       report.instability = "step of " + std::to_string(h) + " s at t=" + std::to_string(time_ + done) +
                           " s diverged (" + why + "): discarded, step halved";
     }
@@ -224,10 +311,15 @@ void Simulation::advance_adaptively(FrameReport& report) {
 
 FrameReport Simulation::step() {
   FrameReport report;
+  if (!divergence_.empty()) return report;
   if (solver_.adaptive) {
     advance_adaptively(report);
   } else {
     advance_fixed(report);
+  }
+  if (report.started_over) {
+    statistics_.record(report, false);
+    return report;
   }
   if (tearing_.settings().enabled) {
     const int torn_before = tearing_.torn_edges();
@@ -252,6 +344,11 @@ void Simulation::set_positions(const std::vector<Vec3>& x) {
 }
 
 void Simulation::reset() {
+  restart();
+  statistics_ = RunStatistics{};
+}
+
+void Simulation::restart() {
   tearing_.mend();
   if (model_.vertex_count() != tearing_.intact_mesh().vertex_count()) {
     std::vector<int> parent(size_t(tearing_.intact_mesh().vertex_count()));
@@ -264,8 +361,9 @@ void Simulation::reset() {
   mouse_.release();
   controller_.restart();
   time_ = 0;
-  statistics_ = RunStatistics{};
-  if (substeps_before_recovery_ > 0) solver_.substeps = std::exchange(substeps_before_recovery_, 0);
+  divergence_.clear();
+  end_recovery();
+  update_auto_substeps();
   ++state_version_;
 }
 

@@ -1,10 +1,13 @@
 #pragma once
 // Simulation: one cloth, its colliders, pins, the mouse grab and the chosen integrator, advanced
-// by a fixed step that does not depend on the display rate. Detects blow-ups (NaN/Inf or absurd
-// speeds), rolls back, retries the step with more substeps, and reports it instead of crashing
-// or freezing.
+// by a fixed step that does not depend on the display rate. Detects blow-ups (NaN/Inf, absurd
+// speeds or stretch) and, as solver.on_blowup says, rolls back and retries the step with more
+// substeps (lowered again once stable), stops the run where it diverged, or starts it over;
+// it reports each instead of crashing or freezing.
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,11 +18,13 @@
 #include "integrators/adaptive_step.hpp"
 #include "integrators/integrator.hpp"
 #include "integrators/solver_settings.hpp"
+#include "integrators/stability_bound.hpp"
 #include "kinematics/grab.hpp"
 #include "kinematics/pin_set.hpp"
 #include "model/model.hpp"
 #include "model/state.hpp"
 #include "simulation/run_statistics.hpp"
+#include "simulation/substep_recovery.hpp"
 
 namespace cloth {
 
@@ -36,6 +41,9 @@ class Simulation {
   /// step raised it: a scene may start out stretched); empty when it does not.
   static std::string runaway(const ClothModel& model, const ClothState& before,
                              const ClothState& after, int threads = 1);
+  /// A run stopped by a blow-up keeps its diverged state in view unless a coordinate is beyond
+  /// this, m (where single-precision drawing loses the cloth).
+  static constexpr double kFarthestDrawn = 1e3;
   /// Recovery doubles the substeps up to this many (never past what the user set higher).
   static constexpr int kMaxRecoverySubsteps = 2048;
   /// Retries of one diverged step, each with twice the substeps.
@@ -51,7 +59,16 @@ class Simulation {
 
   const ClothModel& model() const { return model_; }
   const ClothState& state() const { return state_; }
+  /// The settings as the user (or the scene) gave them: substeps 0 means auto.
   const SolverSettings& solver() const { return solver_; }
+  /// The substeps the next step runs: the user's, the stability bound's when they are auto, or
+  /// the count a blow-up recovery raised them to.
+  int substeps() const { return recovery_.active() ? recovery_.raised() : planned_substeps(); }
+  /// Whether a blow-up recovery runs more substeps than the user's now.
+  bool substeps_raised() const { return recovery_.active(); }
+  /// Why the run stopped ("diverged at t = ... s (...)") under solver.on_blowup = stop; empty
+  /// while it runs. A stopped run stays where it diverged until reset().
+  const std::string& divergence() const { return divergence_; }
   const Vec3& gravity() const { return forces_.gravity; }
   const ExternalForces& external_forces() const { return forces_; }
   const SelfCollisionSettings& self_collision() const { return self_collision_; }
@@ -77,9 +94,15 @@ class Simulation {
   /// velocities and pins are kept). Throws InputError if the mesh or the integrator cannot take it.
   void set_model_type(ModelType type);
   /// Throws InputError for a value outside its declared range or an integrator the model cannot
-  /// take. A switch of integrator drops the substeps a blow-up recovery added (section "Blow-up
-  /// guard" of docs/physics.md): they were what the old integrator needed.
+  /// take. Each integrator keeps its own substeps: a switch that leaves the substeps as they
+  /// were gives the new integrator the count it last ran with here, else the scene's when the
+  /// scene chose it, else default_substeps. Any change of the solver, the material, the model
+  /// or the forces drops the substeps a blow-up recovery added (section "Blow-up guard" of
+  /// docs/physics.md): they were what the old settings needed.
   void set_solver(const SolverSettings& solver);
+  /// An integrator's substeps before the user picks any: auto (0) for the explicit methods, 20
+  /// for XPBD (Macklin et al. 2019's small steps), 1 for the implicit ones.
+  static int default_substeps(IntegratorType integrator);
   /// Self-collision on/off, thickness, friction, passes (throws InputError on bad values).
   void set_self_collision(const SelfCollisionSettings& settings);
   void set_gravity(const Vec3& gravity);
@@ -97,11 +120,15 @@ class Simulation {
   /// path). A grab on a vertex being pinned ends. Ignored for a vertex out of range.
   void set_pinned(int vertex, bool pinned);
 
-  /// Advances by one frame of solver().dt. Without adaptivity: one step; if it diverges it is
-  /// rolled back and retried with doubled substeps (kept afterwards, and reported); if that fails
-  /// too, the state before the step is kept with zero velocity. With solver().adaptive: steps of
-  /// dt / 2^k chosen by the section 7 controller, discarded and halved when they fail, at most
-  /// kMaxAdaptiveAttempts of them per frame. At the end of the frame, tearing breaks edges.
+  /// Advances by one frame of solver().dt. Without adaptivity: one step; if it diverges, under
+  /// on_blowup = recover it is rolled back and retried with doubled substeps, at least as many as
+  /// an explicit integrator's stability bound asks (SubstepRecovery: halved back toward the
+  /// user's after stable frames, and reported);
+  /// if that fails too, the state before the step is kept with zero velocity. With
+  /// solver().adaptive: steps of dt / 2^k chosen by the section 7 controller, discarded and
+  /// halved when they fail, at most kMaxAdaptiveAttempts of them per frame. Under on_blowup =
+  /// stop a diverged step ends the run (divergence()); under reset it starts the run over. At the
+  /// end of the frame, tearing breaks edges. A stopped run's step does nothing.
   FrameReport step();
   /// Puts the cloth at `x` at rest (zero velocity), e.g. a static drape's result; pinned vertices
   /// stay pinned where `x` puts them. Throws InputError for a wrong size or non-finite positions.
@@ -133,6 +160,22 @@ class Simulation {
   void advance_adaptively(FrameReport& report);
   /// Gives up the rest of an adaptive frame: zero velocity, counted and reported as `why`.
   void stop_motion(FrameReport& report, const std::string& why);
+  /// Under on_blowup = stop or reset, ends the run or starts it over after a step that diverged
+  /// (`where`: when and why, in words) and returns true; false under recover.
+  bool stop_or_restart(FrameReport& report, const std::string& where);
+  /// Why a step of `substeps` from last_good_ diverged, as far as the stability bound (`mode`,
+  /// for an explicit integrator) tells: the rate (stiffness or damping) that a too long substep
+  /// broke, or a drag or contact when the substep was within the bound; with what to change.
+  std::string cause_of_divergence(int substeps, const StiffestMode& mode) const;
+  /// Drops the recovery's substeps: the user's count runs again.
+  void end_recovery() { recovery_.end(); }
+  /// The substeps without a recovery: the user's, or the stability bound's when they are auto.
+  int planned_substeps() const;
+  /// Recomputes auto_substeps_ when the substeps are auto (the cloth, its material, the forces
+  /// or the step changed).
+  void update_auto_substeps();
+  /// The state, pins, solids, grab and time of the start, a mended mesh; statistics are kept.
+  void restart();
   /// Puts `mesh` in place of the current one: the model is rebuilt on it, and each vertex's
   /// state and pin come from vertex parent[v] of the current mesh. A vertex added by a cut is
   /// free (its pin, slide or grab stays with the original vertex).
@@ -162,8 +205,14 @@ class Simulation {
 
   double time_ = 0;
   std::uint64_t state_version_ = 0;
-  int substeps_before_recovery_ = 0;  ///< the user's substeps while a recovery runs more (0: none)
   std::uint64_t topology_version_ = 0;
+
+  // The blow-up guard.
+  SubstepRecovery recovery_;
+  std::string divergence_;    ///< why the run stopped (on_blowup = stop); empty while it runs
+  int auto_substeps_ = 1;     ///< the stability bound's count, used while solver_.substeps is 0
+  /// Per integrator (in IntegratorType order), the substeps it last ran with or the scene gave it.
+  std::array<std::optional<int>, std::size(kIntegratorNames)> substeps_of_;
 };
 
 }  // namespace cloth

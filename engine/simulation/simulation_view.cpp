@@ -45,7 +45,10 @@ std::uint64_t SimulationView::topology_version() const {
 std::uint64_t SimulationView::collider_version() const { return sim_->colliders().version(); }
 
 const SolverSettings& SimulationView::solver() const { return sim_->solver(); }
+int SimulationView::substeps() const { return sim_->substeps(); }
+bool SimulationView::substeps_raised() const { return sim_->substeps_raised(); }
 int SimulationView::instabilities() const { return sim_->statistics().instabilities; }
+const std::string& SimulationView::divergence() const { return sim_->divergence(); }
 
 std::vector<double> SimulationView::vertex_strain() const { return vertex_edge_strain(model(), state()); }
 

@@ -8,6 +8,7 @@
 // mesh, pins, grab and solid positions, with the simulation's forces, solver and solid shapes.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "simulation/replay_frame.hpp"
@@ -53,7 +54,11 @@ class SimulationView {
 
   // What a pane's label says.
   const SolverSettings& solver() const;
+  int substeps() const;       ///< those the next step runs (Simulation::substeps)
+  bool substeps_raised() const;  ///< a blow-up recovery runs more than the user's
   int instabilities() const;  ///< blow-ups and stopped motions since the start
+  /// Why the run stopped at a blow-up (Simulation::divergence); empty while it runs.
+  const std::string& divergence() const;
 
   // Derived from the state, computed on each call.
   /// Per vertex, the largest strain (elongation / rest length) of the mesh edges through it, at

@@ -88,6 +88,25 @@ TEST(ComparePanes, EachPaneSceneCarriesItsOverridesAfterTheCommonOnes) {
   EXPECT_TRUE(warnings.empty());
 }
 
+TEST(ComparePanes, APaneThatSwitchesIntegratorRunsItsOwnSubsteps) {
+  // The file's 100 substeps are Verlet's: the implicit pane would crawl at them.
+  const std::string path = write_scene(R"({"cloth": {"mesh": {"grid": {"size": [1, 1], "resolution": [4, 4]}}},
+    "solver": {"integrator": "verlet", "substeps": 100}})");
+  std::vector<std::string> warnings;
+  const std::vector<Scene> own =
+      load_pane_scenes(path, {}, compare_sweep("solver.integrator=verlet,implicit,xpbd"), warnings);
+  ASSERT_EQ(own.size(), 3u);
+  EXPECT_EQ(own[0].solver.substeps, 0) << "an explicit integrator: auto";
+  EXPECT_EQ(own[1].solver.substeps, 1);
+  EXPECT_EQ(own[2].solver.substeps, 20);
+  // Substeps named anywhere are the user's for every pane.
+  const std::vector<Scene> named =
+      load_pane_scenes(path, {"solver.substeps=2"}, compare_sweep("solver.integrator=verlet,implicit"), warnings);
+  for (const Scene& p : named) EXPECT_EQ(p.solver.substeps, 2);
+  const std::vector<Scene> other = load_pane_scenes(path, {}, compare_sweep("solver.dt=0.01,0.02"), warnings);
+  for (const Scene& p : other) EXPECT_EQ(p.solver.substeps, 100) << "no switch: the file's";
+}
+
 TEST(ComparePanes, ABadPaneOverrideNamesThePane) {
   const std::string path = write_scene(R"({"cloth": {"mesh": {"grid": {"size": [1, 1], "resolution": [4, 4]}}}})");
   std::vector<std::string> warnings;

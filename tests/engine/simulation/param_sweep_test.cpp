@@ -162,7 +162,7 @@ void expect_rejected_change_leaves_sim_alone(Simulation& sim, Random& r) {
     case 2: s.dt = bad; EXPECT_THROW(sim.set_solver(s), InputError); break;
     case 3:  // another integrator with a bad substep count: neither may take effect
       s.integrator = s.integrator == IntegratorType::Implicit ? IntegratorType::Verlet : IntegratorType::Implicit;
-      s.substeps = 0;
+      s.substeps = -1;  // 0 is auto
       EXPECT_THROW(sim.set_solver(s), InputError);
       break;
     case 4:
