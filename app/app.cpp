@@ -8,6 +8,7 @@
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "app_stats.hpp"
@@ -15,6 +16,7 @@
 #include "io/export.hpp"
 #include "io/scene_writer.hpp"
 #include "gl_errors.hpp"
+#include "key_bindings.hpp"
 #include "paths.hpp"
 #include "pixels.hpp"
 #include "shutdown_signal.hpp"
@@ -155,7 +157,6 @@ double App::sim_ms_all_panes() const {
 
 std::vector<PaneSummary> App::pane_summaries() const {
   std::vector<PaneSummary> out;
-  if (panes_.size() < 2) return out;
   const std::vector<PaneRect> rects = window_pane_rects();
   for (size_t k = 0; k < panes_.size(); ++k) {
     out.push_back(PaneSummary{panes_[k].label, rects[k], panes_[k].view(ui_state_.replay.active()),
@@ -172,78 +173,84 @@ void App::report(const std::string& message) {
 void App::on_key(int key, int action, int mods) {
   if (action != GLFW_PRESS) return;
   if (ui_ && ui_->wants_keyboard()) return;  // typing into a panel field
-  switch (key) {
-    case GLFW_KEY_ESCAPE:
-      if (ui_ && ui_->popup_open()) {  // the first Escape closes the dropdown
+  const std::optional<Command> command = command_for(key, mods);
+  if (!command) return;
+  switch (*command) {
+    case Command::Escape:
+      // Escape closes what is open first (a dropdown, the help); otherwise the first asks and a
+      // second within kQuitConfirmWindow quits: a stray Escape must not end a lesson.
+      if (ui_ && ui_->popup_open()) {
         ui_->close_popups();
-        break;
+      } else if (ui_state_.show_help) {
+        ui_state_.show_help = false;
+      } else if (glfwGetTime() - quit_asked_at_ < kQuitConfirmWindow) {
+        glfwSetWindowShouldClose(window_.get(), GLFW_TRUE);
+      } else {
+        quit_asked_at_ = glfwGetTime();
       }
+      break;
+    case Command::Quit:
       glfwSetWindowShouldClose(window_.get(), GLFW_TRUE);
       break;
-    case GLFW_KEY_SPACE:
+    case Command::PauseOrPlay:
       if (ui_state_.replay.active())
         ui_state_.replay.toggle_play(timeline());
       else
         ui_state_.paused = !ui_state_.paused;
       break;
-    case GLFW_KEY_HOME:
+    case Command::Replay:
       ui_state_.replay.play_from_start(timeline());
       break;
-    case GLFW_KEY_LEFT:
+    case Command::ReplayBack:
       ui_state_.replay.step_frames(timeline(), -1);
       break;
-    case GLFW_KEY_RIGHT:
+    case Command::ReplayForward:
       ui_state_.replay.step_frames(timeline(), +1);
       break;
-    case GLFW_KEY_END:
+    case Command::Live:
       ui_state_.replay.leave();
       break;
-    case GLFW_KEY_N:
+    case Command::Step:
       step_requested_ = true;
       break;
-    case GLFW_KEY_R:
+    case Command::Reset:
       apply(UiActions{.reset = true});
       break;
-    case GLFW_KEY_W:
+    case Command::Wireframe:
       ui_state_.view.wireframe = !ui_state_.view.wireframe;
       break;
-    case GLFW_KEY_C:
+    case Command::Caption:
       ui_state_.view.caption = !ui_state_.view.caption;
       break;
-    case GLFW_KEY_V:
+    case Command::Record:
       recording_toggle_requested_ = true;
       break;
-    case GLFW_KEY_F12:
+    case Command::Screenshot:
       screenshot_requested_ = true;
       break;
-    case GLFW_KEY_P:
+    case Command::Plots:
       ui_state_.show_plots = !ui_state_.show_plots;
       break;
-    case GLFW_KEY_L:
+    case Command::Reload:
       apply(UiActions{.load_scene = options_.scene_path});
       break;
-    case GLFW_KEY_S:
-      if (mods & GLFW_MOD_CONTROL) save_scene(ui_->save_path());
+    case Command::Save:
+      save_scene(ui_->save_path());
       break;
-    case GLFW_KEY_F1:
+    case Command::Help:
       ui_state_.show_help = !ui_state_.show_help;
       break;
-    case GLFW_KEY_F11:
+    case Command::Fullscreen:
       toggle_fullscreen();
       break;
-    case GLFW_KEY_EQUAL:  // Ctrl + (with or without Shift) / Ctrl - / Ctrl 0: the panel's scale
-    case GLFW_KEY_KP_ADD:
-      if (mods & GLFW_MOD_CONTROL) ui_scale_steps_ += 1;
+    case Command::Larger:
+      ui_scale_steps_ += 1;
       break;
-    case GLFW_KEY_MINUS:
-    case GLFW_KEY_KP_SUBTRACT:
-      if (mods & GLFW_MOD_CONTROL) ui_scale_steps_ -= 1;
+    case Command::Smaller:
+      ui_scale_steps_ -= 1;
       break;
-    case GLFW_KEY_0:
-    case GLFW_KEY_KP_0:
-      if (mods & GLFW_MOD_CONTROL) ui_scale_reset_ = true;
-      break;
-    default:
+    case Command::NormalSize:
+      ui_scale_reset_ = true;
       break;
   }
 }
@@ -350,10 +357,27 @@ void App::advance(double real_dt) {
     p.steps = new_display_frame_ ? owed : p.steps + owed;
   }
   new_display_frame_ = false;
+  ui_stats_.quit_asked = glfwGetTime() - quit_asked_at_ < kQuitConfirmWindow;
+  measure_realtime_factor(real_dt);
   ui_stats_.behind = glfwGetTime() - last_drop_time_ < 2.0;
   ui_stats_.sim_ms = panes_[size_t(active_)].sim_ms;
   ui_stats_.steps_per_frame = panes_[size_t(active_)].steps;
   ui_stats_.solids_pins_follow = solids_pins_follow(panes_[size_t(active_)]);
+}
+
+void App::measure_realtime_factor(double real_dt) {
+  const double sim_time = panes_[size_t(active_)].sim->time();
+  realtime_wall_ += real_dt;
+  if (ui_state_.paused || sim_time < realtime_start_) {  // paused, or a reset went back in time
+    realtime_wall_ = 0;
+    realtime_start_ = sim_time;
+    ui_stats_.realtime_factor = -1;
+    return;
+  }
+  if (realtime_wall_ < kRealtimeWindow) return;
+  ui_stats_.realtime_factor = (sim_time - realtime_start_) / realtime_wall_;
+  realtime_wall_ = 0;
+  realtime_start_ = sim_time;
 }
 
 void App::advance_replay(double real_dt) {
@@ -393,7 +417,7 @@ void App::apply(const UiActions& actions) {
       p.sim->reset();
       p.accumulator = 0;
     }
-    ui_stats_.history.clear();
+    forget_run_counters();
   }
   if (actions.step) step_requested_ = true;
   if (actions.reset_camera) reset_camera();
@@ -429,6 +453,16 @@ void App::apply(const UiActions& actions) {
   if (actions.toggle_point_cache) toggle_point_cache();
 }
 
+void App::forget_run_counters() {
+  ui_stats_.history.clear();
+  ui_stats_.dropped_steps = 0;
+  ui_stats_.behind = false;
+  ui_stats_.realtime_factor = -1;
+  last_drop_time_ = -1e9;
+  realtime_wall_ = 0;
+  realtime_start_ = panes_[size_t(active_)].sim->time();
+}
+
 void App::load_scene_file(const std::string& path) {
   load_scene(options_for_scene(options_, path));
 }
@@ -458,6 +492,7 @@ void App::load_scene(Options options) {
   active_ = 0;
   ui_stats_.scene_error.clear();
   ui_stats_.scene_path = path;
+  forget_run_counters();
   reset_camera();
   if (!reload) restore_saved_camera();  // L re-reads the file: its camera too
   glfwSetWindowTitle(window_.get(), ("clothsim - " + scene_.name).c_str());

@@ -72,7 +72,13 @@ class App {
   cloth::Simulation& active_sim() { return *panes_[size_t(active_)].sim; }
   /// Wall time of every pane's steps in the last displayed frame, ms.
   double sim_ms_all_panes() const;
-  /// What the panel shows of each pane (empty for a single cloth).
+  /// Updates ui_stats_.realtime_factor every kRealtimeWindow seconds of wall time from the
+  /// active pane's simulated time.
+  void measure_realtime_factor(double real_dt);
+  /// Clears what the panel counts of a run (the plots' history, the dropped steps): on R and on a
+  /// scene load the counting starts again with the run.
+  void forget_run_counters();
+  /// What the picture and the panel show of each pane.
   std::vector<PaneSummary> pane_summaries() const;
   /// The panes' rectangles in window coordinates (to the right of a docked panel when there
   /// are several).
@@ -132,6 +138,11 @@ class App {
   SavedSettings saved_;
   UiStats ui_stats_;
 
+  static constexpr double kRealtimeWindow = 0.5;  ///< s of wall time per real-time factor
+  static constexpr double kQuitConfirmWindow = 3.0;  ///< s in which a second Escape quits
+  double quit_asked_at_ = -1e9;  ///< glfwGetTime() of the Escape that asked to quit, s
+  double realtime_wall_ = 0;   ///< wall time since the factor was last measured, s
+  double realtime_start_ = 0;  ///< the active pane's simulated time then, s
   double last_drop_time_ = -1e9;  ///< glfwGetTime() when steps were last dropped, s
   bool step_requested_ = false;
   int ui_scale_steps_ = 0;        ///< Ctrl + / Ctrl - presses not yet applied

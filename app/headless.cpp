@@ -90,7 +90,7 @@ struct OffscreenView {
     draw_panes(renderers, panes, rects, camera, target->width(), target->height(), view_options, false);
     if (overlay) {
       std::vector<PaneSummary> summaries;
-      for (size_t k = 0; k < panes.size() && panes.size() > 1; ++k) {
+      for (size_t k = 0; k < panes.size(); ++k) {
         summaries.push_back(PaneSummary{panes[k].label, rects[k], cloth::SimulationView(*panes[k].sim),
                                         panes[k].sim_ms, false});
       }

@@ -19,7 +19,8 @@ struct PaneSummary {
   bool active = false;
 };
 
-/// Draws the labels and the active pane's frame behind the ImGui windows.
+/// Draws, behind the ImGui windows, a stopped pane's "DIVERGED" banner and, side by side, the
+/// labels and the active pane's frame.
 void draw_pane_labels(const std::vector<PaneSummary>& panes);
 
 /// The Compare section's body; returns the pane picked to edit, or -1.

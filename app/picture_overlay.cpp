@@ -14,6 +14,7 @@ namespace {
 constexpr float kTextScale = 1.5f;
 const ImU32 kBackdrop = IM_COL32(0, 0, 0, 150);
 const ImU32 kText = IM_COL32(255, 255, 255, 255);
+const ImU32 kStatusText = IM_COL32(255, 120, 100, 255);  // REC red, readable on the backdrop
 
 }  // namespace
 
@@ -28,7 +29,7 @@ void draw_heat_bar(ImDrawList* draw, ImVec2 origin, ImVec2 size) {
 }
 
 void draw_picture_overlay(const std::string& caption, float heat_map_top, const PaneRect& picture,
-                          const std::string& badge) {
+                          const std::string& badge, const std::string& status) {
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   ImFont* font = ImGui::GetFont();
   const float text_px = ImGui::GetFontSize() * kTextScale, pad = 0.5f * text_px;
@@ -39,6 +40,12 @@ void draw_picture_overlay(const std::string& caption, float heat_map_top, const 
     const ImVec2 at(left + width - size.x - 2 * pad, float(picture.top) + 2 * pad);
     draw->AddRectFilled(ImVec2(at.x - pad, at.y - pad), ImVec2(at.x + size.x + pad, at.y + size.y + pad), kBackdrop, pad);
     draw->AddText(font, text_px, at, kText, badge.c_str());
+  }
+  if (!status.empty()) {  // centred above the caption's line: the panes' labels hold the top
+    const ImVec2 size = font->CalcTextSizeA(text_px, FLT_MAX, 0, status.c_str());
+    const ImVec2 at(left + 0.5f * (width - size.x), bottom - 2 * size.y - 4 * pad);
+    draw->AddRectFilled(ImVec2(at.x - pad, at.y - pad), ImVec2(at.x + size.x + pad, at.y + size.y + pad), kBackdrop, pad);
+    draw->AddText(font, text_px, at, kStatusText, status.c_str());
   }
   float legend_width = 0;
   if (heat_map_top > 0) {

@@ -29,6 +29,7 @@
 #include "simulation/simulation_view.hpp"
 #include "forces/wind.hpp"
 #include "heat_map.hpp"
+#include "key_bindings.hpp"
 #include "parameter_widgets.hpp"
 #include "paths.hpp"
 
@@ -93,6 +94,38 @@ bool Ui::wants_keyboard() const {
   return ImGui::GetIO().WantCaptureKeyboard;
 }
 
+namespace {
+
+/// Below this fraction of the speed asked for (the slow-motion slider), the picture says the run
+/// is slower than real time.
+constexpr double kSlowRun = 0.9;
+
+/// The picture's status line: REC and its length, paused, or how far behind real time the run is
+/// and what it runs (the cost a user can change).
+std::string run_status(const cloth::Simulation& sim, const UiState& state, const UiStats& stats) {
+  std::string line;
+  const auto add = [&](const std::string& part) { line += (line.empty() ? "" : "   ") + part; };
+  if (stats.quit_asked) add("Esc again to quit");
+  char text[160];
+  if (stats.recording) {
+    std::snprintf(text, sizeof text, "REC %.1f s", stats.recorded_seconds);
+    add(text);
+  }
+  if (state.replay.active()) return line;  // the replay's badge says the rest
+  if (state.paused) {
+    add("paused");
+  } else if (sim.divergence().empty() && stats.realtime_factor >= 0 &&
+             stats.realtime_factor < kSlowRun * state.time_scale) {
+    // The cost that makes it slow, with the way out.
+    std::snprintf(text, sizeof text, "%.2gx real time: %s at %d substeps", stats.realtime_factor,
+                  cloth::name_of(sim.solver().integrator), sim.substeps());
+    add(text);
+  }
+  return line;
+}
+
+}  // namespace
+
 bool Ui::popup_open() const {
   return ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
 }
@@ -114,7 +147,7 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const C
     const PaneRect picture{vp->Pos.x + left, vp->Pos.y, vp->Size.x - left, vp->Size.y};
     draw_picture_overlay(state.view.caption ? stats.caption : "",
                          state.view.strain_heat_map ? state.view.heat_map_top : 0.0f, picture,
-                         replay_badge(state.replay));
+                         replay_badge(state.replay), run_status(sim, state, stats));
     if (stats.timeline) replay_timeline_window(state.replay, *stats.timeline, picture);
   }
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
@@ -133,8 +166,8 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const C
   }
   ImGui::TextDisabled("F1: help");
   apply_finished_drape(sim);  // even with its section closed
-  if (ImGui::CollapsingHeader("Scene")) scene_section(stats, !panes.empty(), actions);
-  if (!panes.empty() && ImGui::CollapsingHeader("Compare", ImGuiTreeNodeFlags_DefaultOpen))
+  if (ImGui::CollapsingHeader("Scene")) scene_section(stats, panes.size() > 1, actions);
+  if (panes.size() > 1 && ImGui::CollapsingHeader("Compare", ImGuiTreeNodeFlags_DefaultOpen))
     actions.activate_pane = compare_section(panes);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
     simulation_section(sim, state, stats.timeline, actions);
@@ -657,6 +690,10 @@ void Ui::stats_section(const cloth::Simulation& sim, const UiStats& stats) {
   }
   ImGui::Text("sim time %.3f s, %lld steps", sim.time(), static_cast<long long>(sim.statistics().steps));
   tip("Simulated time, s, and fixed steps taken");
+  ImGui::Text("substeps %d%s", sim.substeps(),
+              sim.substeps_raised() ? " (raised by the blow-up guard)" : sim.solver().substeps == 0 ? " (auto)" : "");
+  tip("Substeps each step runs now: the panel's, the explicit integrators' stability bound when it "
+      "is 0 (auto), or more while the blow-up guard recovers (halved back once stable)");
   if (stats.behind) {
     ImGui::TextColored(kErrorColor, "slower than real time: %d steps dropped", stats.dropped_steps);
     tip("The solver cannot keep up; the simulation runs in slow motion (fewer substeps help)");
@@ -666,7 +703,8 @@ void Ui::stats_section(const cloth::Simulation& sim, const UiStats& stats) {
   tip("Kinetic energy sum 1/2 m v^2 and spring energy, J");
   ImGui::Text("max edge strain %.2f%%", 100.0 * cloth::SimulationView(sim).max_edge_strain());
   tip("Largest relative elongation of a mesh edge (dimensionless, shown in %)");
-  if (const double cg = sim.statistics().mean_solver_iterations(); cg >= 0) {
+  if (const double cg = sim.statistics().mean_solver_iterations();
+      cg >= 0 && sim.solver().integrator == cloth::IntegratorType::Implicit) {
     ImGui::Text("CG iterations %.1f per solve", cg);
     tip("Mean modified-PCG iterations per implicit step since the start");
   }
@@ -740,41 +778,16 @@ void Ui::help_overlay(UiState& state) {
     ImGui::End();
     return;
   }
-  static const char* const kBindings[][2] = {
-      {"Left-drag on cloth", "grab the vertex under the cursor and drag it"},
-      {"Ctrl + left-click", "pin / unpin the vertex under the cursor"},
-      {"Shift + left-drag on a solid", "move the solid (sphere, box, ...); Reset puts it back"},
-      {"Left-drag on empty space", "orbit the camera"},
-      {"Right-drag", "orbit the camera"},
-      {"Middle-drag, Shift + right-drag", "pan the camera"},
-      {"Mouse wheel", "zoom"},
-      {"Click in a pane (side by side)", "the panels edit that pane; Space, N, R act on all"},
-      {"Space", "pause / resume (the replay, while it shows the past)"},
-      {"N", "single step (one dt)"},
-      {"Home", "replay the last seconds in slow motion (the simulation waits)"},
-      {"Left / Right", "replay: one frame back / on"},
-      {"End", "back to the live simulation"},
-      {"R", "reset the cloth"},
-      {"W", "wireframe on / off"},
-      {"V", "start / stop recording to out/recording-<time>.mp4"},
-      {"F12", "screenshot to out/screenshot-<time>.png"},
-      {"Ctrl + S", "save the scene as it runs to out/<scene>-saved.json (Scene section)"},
-      {"L", "reload the scene file from disk"},
-      {"P", "live plots on / off"},
-      {"F11", "fullscreen on / off (presentation)"},
-      {"C", "the scene's caption in the picture on / off"},
-      {"Ctrl + / Ctrl - / Ctrl 0", "larger / smaller / normal panel text (kept between runs)"},
-      {"F1", "this help"},
-      {"Esc", "quit"},
-  };
   if (ImGui::BeginTable("bindings", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
-    for (const auto& b : kBindings) {
+    const auto row = [](const char* label, const char* what) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(b[0]);
+      ImGui::TextUnformatted(label);
       ImGui::TableSetColumnIndex(1);
-      ImGui::TextUnformatted(b[1]);
-    }
+      ImGui::TextUnformatted(what);
+    };
+    for (const PointerBinding& b : kPointerBindings) row(b.label, b.what);
+    for (const KeyBinding& b : kKeyBindings) row(b.label, b.what);
     ImGui::EndTable();
   }
   ImGui::End();

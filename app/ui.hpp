@@ -37,6 +37,10 @@ struct UiStats {
   int steps_per_frame = 0;  ///< fixed steps taken in the last displayed frame
   int dropped_steps = 0;    ///< steps dropped so far because the machine could not keep up
   bool behind = false;      ///< steps were dropped in the last few seconds
+  /// Simulated seconds per real second over the last half second of the running panes (1 =
+  /// real time; the slow-motion speed when the solver keeps up); negative until measured.
+  double realtime_factor = -1;
+  bool quit_asked = false;  ///< Escape was pressed once: a second one quits
   long long skipped_draws = 0;  ///< loop passes that skipped drawing to keep the simulation on time
   bool recording = false;
   std::string recording_path;

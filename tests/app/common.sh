@@ -8,7 +8,7 @@
 #                                   always with KEEP_TMP=1)
 #   require_tools TOOL...           fails naming the first tool that is not installed
 #   start_private_xvfb              an X server of the test's own (below)
-#   quit_app_with_escape            presses Escape as a user would and fails unless the app (app_pid)
+#   quit_app_with_escape            presses Escape twice as a user would (the first asks) and fails unless the app (app_pid)
 #                                   exits with status 0 within 60 s
 #   fail MESSAGE...                 prints FAIL: MESSAGE and the end of $tmp/app.log, exits 1
 #   json_field FILE EXPR            prints a python expression on `doc`, the JSON in FILE, or
@@ -114,6 +114,8 @@ wait_frames() {
 }
 
 quit_app_with_escape() {
+  xdotool key Escape  # asks ("Esc again to quit")
+  sleep 0.3
   xdotool key Escape
   for _ in $(seq 120); do
     kill -0 "$app_pid" 2>/dev/null || break

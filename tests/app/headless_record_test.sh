@@ -57,6 +57,32 @@ if len(panes) != 4 or any(p["frames"] != 30 for p in panes):
 if strains != sorted(strains, reverse=True):
     sys.exit("FAIL: the stiffer panes should stretch less")
 PY
+# The classroom's lesson in the picture: the explicit pane stops where it diverged (solver.on_blowup
+# = stop) with DIVERGED drawn across it in the banner's red, while the implicit pane hangs on.
+xvfb-run -a -s "-screen 0 1280x800x24" "$bin" --headless --frames 30 \
+  --scene "$root/assets/scenes/classroom_explicit_vs_implicit.json" \
+  --screenshot "$tmp/d.png" --stats "$tmp/d.json" >"$tmp/diverged.log" 2>&1 ||
+  { cat "$tmp/diverged.log" >&2; fail "classroom headless run exited with status $?"; }
+python3 - "$tmp/d.json" "$tmp/d.png" "$root/tests/app" <<'PY' || fail "classroom divergence check failed"
+import json, sys
+sys.path.insert(0, sys.argv[3])
+from png_check import decode_png
+panes = json.load(open(sys.argv[1]))["panes"]
+if not panes[0]["divergence"].startswith("diverged at t = ") or panes[1]["divergence"]:
+    sys.exit(f"FAIL: expected the explicit pane alone stopped, got {[p['divergence'] for p in panes]}")
+width, height, channels, rows = decode_png(sys.argv[2])
+def banner_red(x0, x1):  # the banner's (255, 110, 90) text, where it is opaque (the cloth is darker)
+    n = 0
+    for row in rows:
+        for x in range(x0, x1):
+            r, g, b = row[channels * x:channels * x + 3]
+            n += r >= 250 and 105 <= g <= 115 and 85 <= b <= 95
+    return n
+left, right = banner_red(0, width // 2), banner_red(width // 2, width)
+print(f"ok: explicit pane {panes[0]['divergence']!r}; banner-red pixels left {left}, right {right}")
+if left < 150 or right > 10:
+    sys.exit("FAIL: DIVERGED should be drawn in the explicit (left) pane only")
+PY
 expect_error() {
   local what=$1
   shift

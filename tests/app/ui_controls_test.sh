@@ -2,7 +2,8 @@
 # End-to-end test of the app's controls as a person uses them, under Xvfb with xdotool:
 #  1. a slider: clicking near the left end of Material > stretch makes the cloth far softer; the
 #     stats show the new stiffness and the hanging cloth stretching further;
-#  2. Escape with a dropdown open closes the dropdown and leaves the app running;
+#  2. Escape with a dropdown open closes the dropdown and leaves the app running, and a single
+#     Escape after it only asks to quit;
 #  3. the window survives being resized (the stats report the new size and frames keep coming)
 #     and being unmapped and mapped again (Xvfb has no window manager to minimise it: GLFW keeps
 #     the framebuffer size, so this does not reach the app's 0 x 0 path);
@@ -29,8 +30,8 @@ sleep 0.5
 strain_before=$(stat 'doc["max_edge_strain"]')
 
 # 1. The stretch slider of the default panel layout (Simulation, Material open; panel at 10, 10):
-# its row is at y = 408, its track from x = 18 to 226 (logarithmic, 1 to 1e5 N/m).
-xdotool mousemove 30 408 click 1
+# its row is at y = 431, its track from x = 18 to 226 (logarithmic, 1 to 1e5 N/m).
+xdotool mousemove 30 431 click 1
 wait_for_stats 'doc["app"]["material"]["stretch"] < 100' "the stretch slider lowering the stiffness"
 stretch=$(stat 'doc["app"]["material"]["stretch"]')
 frames=$(stat 'doc["app"]["displayed_frames"]')
@@ -38,7 +39,7 @@ wait_for_stats "doc['app']['displayed_frames'] > $frames + 60 and doc['max_edge_
   "the softer cloth stretching further"
 echo "ui_controls_test: stretch 1000 -> $stretch N/m, max strain $strain_before -> $(stat 'doc["max_edge_strain"]')"
 
-# 2. The integrator dropdown (its row at y = 155): Escape closes it, and only a second one quits.
+# 2. The integrator dropdown (its row at y = 155): Escape closes it; then one Escape only asks.
 xdotool mousemove 100 155 click 1
 wait_for_stats 'doc["app"]["popup_open"]' "the integrator dropdown opening"
 xdotool key Escape
@@ -46,6 +47,12 @@ wait_for_stats 'not doc["app"]["popup_open"]' "Escape closing the dropdown"
 frames=$(stat 'doc["app"]["displayed_frames"]')
 wait_for_stats "doc['app']['displayed_frames'] > $frames + 10" "frames after Escape closed the dropdown"
 echo "ui_controls_test: Escape closed the integrator dropdown, the app kept running"
+# A single Escape only asks: 4 s later (past the 3 s in which a second one quits) it still draws.
+xdotool key Escape
+sleep 4
+frames=$(stat 'doc["app"]["displayed_frames"]')
+wait_for_stats "doc['app']['displayed_frames'] > $frames + 10" "frames after a single Escape"
+echo "ui_controls_test: a single Escape asked and did not quit"
 
 # 3. Resize, then unmap and map the window again.
 xdotool windowsize --sync "$wid" 800 600
