@@ -306,7 +306,22 @@ void Ui::material_section(cloth::Simulation& sim) {
       "Breen (via Karthikeyan & Ranganathan); rebuilt live on the same mesh");
   cloth::SpringMaterial m = sim.model().material;
   bool changed = false;
-  if (ImGui::BeginCombo("preset", "choose...")) {
+  // The combo names the fabric the material is (its constants as the preset sets them), so a
+  // pick stays visible; "custom" once a slider has moved one of them.
+  std::string fabric_now = "custom";
+  const auto same_fabric = [&](const cloth::SpringMaterial& f) {
+    return f.stretch == m.stretch && f.shear == m.shear && f.bending == m.bending && f.density == m.density;
+  };
+  if (type == cloth::ModelType::Breen) {
+    for (const std::string& name : cloth::breen_preset_names()) {
+      if (same_fabric(cloth::breen_fabric_material(name))) fabric_now = name;
+    }
+  } else {
+    for (const cloth::MaterialPreset& p : cloth::material_presets()) {
+      if (same_fabric(p.material)) fabric_now = p.name;
+    }
+  }
+  if (ImGui::BeginCombo("preset", fabric_now.c_str())) {
     if (type == cloth::ModelType::Breen) {
       // The Breen model's own fabrics, fitted to Kawabata curves (as "preset" in a scene file).
       for (const std::string& name : cloth::breen_preset_names()) {

@@ -86,6 +86,9 @@ void Simulation::set_solver(const SolverSettings& settings) {
   if (solver.dt != solver_.dt || solver.adaptive != solver_.adaptive) controller_.restart();
   const bool step_changed = solver.integrator != solver_.integrator || solver.substeps != solver_.substeps ||
                             solver.dt != solver_.dt;
+  // The counters are the running integrator's: another one starts them again, so that its panel
+  // never shows the last one's blow-ups or CG iterations.
+  if (integrator_ && solver.integrator != solver_.integrator) statistics_ = RunStatistics{};
   solver_ = solver;
   if (step_changed) end_recovery();
   update_auto_substeps();

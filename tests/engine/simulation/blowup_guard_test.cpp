@@ -112,6 +112,25 @@ TEST(IntegratorSubsteps, EachIntegratorKeepsItsOwn) {
   EXPECT_EQ(sim.solver().substeps, 5);
 }
 
+TEST(IntegratorSubsteps, AnotherIntegratorStartsTheCountersAgain) {
+  // The panel shows the running integrator's counters, not a blow-up of the one before.
+  Simulation sim = hanging(10, IntegratorType::SymplecticEuler, 1);
+  for (int f = 0; f < 60 && sim.statistics().instabilities == 0; ++f) sim.step();
+  ASSERT_EQ(sim.statistics().instabilities, 1);
+  SolverSettings implicit = sim.solver();
+  implicit.integrator = IntegratorType::Implicit;
+  sim.set_solver(implicit);
+  EXPECT_EQ(sim.statistics().instabilities, 0);
+  EXPECT_TRUE(sim.statistics().last_instability.empty());
+  EXPECT_EQ(sim.statistics().steps, 0);
+  sim.step();
+  EXPECT_GT(sim.statistics().solves, 0) << "its own CG solves";
+  SolverSettings same = sim.solver();
+  same.dt /= 2;
+  sim.set_solver(same);
+  EXPECT_EQ(sim.statistics().steps, 1) << "other changes keep them";
+}
+
 TEST(BlowUpGuard, StopKeepsTheRunWhereItDivergedUntilReset) {
   Simulation sim = hanging(10, IntegratorType::SymplecticEuler, 1, BlowUpResponse::Stop);
   for (int f = 0; f < 60 && sim.divergence().empty(); ++f) sim.step();
