@@ -27,12 +27,12 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from png_check import decode_png
 
-def uniform_squares(path, x0, x1):
-    """Share of the aligned 2 x 2 squares of columns x0..x1 that are one colour."""
+def uniform_squares(path, x0, x1, y1=720):
+    """Share of the aligned 2 x 2 squares of columns x0..x1, rows 0..y1, that are one colour."""
     w, h, ch, rows = decode_png(path)
     assert (w, h) == (1280, 720), (w, h)
     same = total = 0
-    for y in range(0, h, 2):
+    for y in range(0, y1, 2):
         for x in range(x0, x1, 2):
             px = {tuple(r[(x + dx) * ch:(x + dx) * ch + 3]) for r in (rows[y], rows[y + 1]) for dx in (0, 1)}
             total += 1
@@ -40,8 +40,11 @@ def uniform_squares(path, x0, x1):
     return same / total
 
 tmp = sys.argv[2]
-# Right of the panel (which ends near x = 490): ground, sky, sphere and cloth.
-half, full = uniform_squares(f"{tmp}/default.png", 640, 1280), uniform_squares(f"{tmp}/full.png", 640, 1280)
+# Right of the panel (which ends near x = 490): ground, sky, sphere and cloth. Above y = 600:
+# the status line ("0.4x real time: ...", shown when a slow build falls behind) is text, drawn
+# at full resolution near the bottom.
+half = uniform_squares(f"{tmp}/default.png", 640, 1280, 600)
+full = uniform_squares(f"{tmp}/full.png", 640, 1280, 600)
 # The panel's text: drawn at full resolution in both.
 panel = uniform_squares(f"{tmp}/default.png", 16, 464)
 print(f"uniform 2x2 squares: panes at 0.5 {half:.3f}, at 1 {full:.3f}; panel at 0.5 {panel:.3f}")
