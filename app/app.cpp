@@ -38,6 +38,28 @@ WindowExtent extent_of(const PaneRect& r) {
   return WindowExtent{std::max(1, int(std::lround(r.width))), std::max(1, int(std::lround(r.height)))};
 }
 
+/// The keys that work while a step runs on the worker: those that leave the simulations, the
+/// replay buffers and the exports alone. The others wait for the step's end.
+bool works_while_stepping(Command command) {
+  switch (command) {
+    case Command::Escape:
+    case Command::Quit:
+    case Command::PauseOrPlay:
+    case Command::Step:
+    case Command::Wireframe:
+    case Command::Caption:
+    case Command::Screenshot:
+    case Command::Plots:
+    case Command::Fullscreen:
+    case Command::Larger:
+    case Command::Smaller:
+    case Command::NormalSize:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 App::App(const Options& options, const std::vector<PaneScene>& scenes)
@@ -175,7 +197,15 @@ void App::on_key(int key, int action, int mods) {
   if (ui_ && ui_->wants_keyboard()) return;  // typing into a panel field
   const std::optional<Command> command = command_for(key, mods);
   if (!command) return;
-  switch (*command) {
+  if (stepper_.started() && !works_while_stepping(*command)) {
+    deferred_.push_back(DeferredInput{.command = *command});
+    return;
+  }
+  run_command(*command);
+}
+
+void App::run_command(Command command) {
+  switch (command) {
     case Command::Escape:
       // Escape closes what is open first (a dropdown, the help); otherwise the first asks and a
       // second within kQuitConfirmWindow quits: a stray Escape must not end a lesson.
@@ -286,27 +316,53 @@ void App::apply_ui_scale_keys() {
 void App::on_mouse_button(int button, int action, int mods) {
   double x = 0, y = 0;
   glfwGetCursorPos(window_.get(), &x, &y);
+  if (action == GLFW_PRESS && ui_ && ui_->covers(x, y)) return;  // the click belongs to the panel
+  if (stepper_.started()) {  // the cloth is picked against the state after the step
+    deferred_.push_back(DeferredInput{.mouse = MouseInput{button, action, mods, x, y}});
+    return;
+  }
+  mouse_button(MouseInput{button, action, mods, x, y});
+}
+
+void App::mouse_button(const MouseInput& in) {
   const std::vector<PaneRect> rects = window_pane_rects();
-  if (action == GLFW_PRESS) {
-    if (ui_ && ui_->covers(x, y)) return;  // the click belongs to the panel
-    const int pane = pane_at(rects, x, y);
+  if (in.action == GLFW_PRESS) {
+    const int pane = pane_at(rects, in.x, in.y);
     if (pane < 0) return;  // on the separator between panes
     mouse_pane_ = pane;
     activate(pane);
     const PaneRect& r = rects[size_t(pane)];
     // A replay shows the past: the mouse moves the camera only, and leaves the live cloth alone.
-    mouse_.press(button, mods, x - r.left, y - r.top, extent_of(r), camera_, *panes_[size_t(pane)].sim,
+    mouse_.press(in.button, in.mods, in.x - r.left, in.y - r.top, extent_of(r), camera_, *panes_[size_t(pane)].sim,
                  !ui_state_.replay.active());
-  } else if (action == GLFW_RELEASE) {
+  } else if (in.action == GLFW_RELEASE) {
     // Always delivered, so a drag that ends over the panel still ends.
-    mouse_.release(button, *panes_[size_t(mouse_pane_)].sim);
+    mouse_.release(in.button, *panes_[size_t(mouse_pane_)].sim);
   }
 }
 
 void App::on_cursor(double x, double y) {
+  if (stepper_.started()) {  // only the last move before the step's end counts
+    if (deferred_.empty() || !deferred_.back().cursor) deferred_.emplace_back();
+    deferred_.back().cursor = glm::dvec2(x, y);
+    return;
+  }
+  cursor_moved(x, y);
+}
+
+void App::cursor_moved(double x, double y) {
   // A drag stays with the pane it started in, even when the cursor leaves it.
   const PaneRect r = window_pane_rects()[size_t(mouse_pane_)];
   mouse_.move(x - r.left, y - r.top, extent_of(r), camera_, *panes_[size_t(mouse_pane_)].sim);
+}
+
+void App::run_deferred_input() {
+  inputs_after_step_ += int(deferred_.size());
+  for (const DeferredInput& in : std::exchange(deferred_, {})) {
+    if (in.command) run_command(*in.command);
+    if (in.mouse) mouse_button(*in.mouse);
+    if (in.cursor) cursor_moved(in.cursor->x, in.cursor->y);
+  }
 }
 
 void App::on_scroll(double dy) {
@@ -317,12 +373,27 @@ void App::on_scroll(double dy) {
 }
 
 void App::advance(double real_dt) {
+  ui_stats_.quit_asked = glfwGetTime() - quit_asked_at_ < kQuitConfirmWindow;
+  ui_stats_.behind = glfwGetTime() - last_drop_time_ < 2.0;
+  if (stepper_.started()) {
+    // The real time that passes while a step runs is owed as usual; a later pass drops what is
+    // beyond kMaxLag.
+    if (!ui_state_.paused)
+      for (Pane& p : panes_) p.accumulator += real_dt * ui_state_.time_scale;
+    realtime_wall_ += real_dt;
+    // Steps that ended are drawn before the next ones start.
+    if (stepper_.wait_for(0)) finish_steps();
+    return;
+  }
   const bool step_once = step_requested_;
   step_requested_ = false;
   if (ui_state_.replay.active()) {
     advance_replay(real_dt);
     return;
   }
+  measure_realtime_factor(real_dt);
+  steps_.assign(panes_.size(), PaneSteps{});
+  bool any = false;
   for (size_t k = 0; k < panes_.size(); ++k) {
     Pane& p = panes_[k];
     const double dt = p.sim->solver().dt;
@@ -340,26 +411,85 @@ void App::advance(double real_dt) {
       p.accumulator += kept * dt;
       owed = kMaxStepsPerPass;
     }
-    if (step_once) ++owed;
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < owed; ++i) {
-      const cloth::FrameReport report = p.sim->step();
-      p.replay.record(*p.sim);
-      if (int(k) == active_) ui_stats_.history.add(report, p.sim->energies());
-      if (k == 0) export_frame();
+    // Slow steps go one at a time, each one drawn: the rest stays owed (and is dropped beyond
+    // kMaxLag above).
+    if (slow_steps_ && owed > 1) {
+      p.accumulator += (owed - 1) * dt;
+      owed = 1;
     }
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (owed > 0) p.run_stats.add_frame(ms);
-    if (k == 0 && recorder_.active()) video_time_ += owed * dt;  // even while minimised
-    // Per displayed frame: the passes whose draws were skipped add up.
-    p.sim_ms = new_display_frame_ ? ms : p.sim_ms + ms;
-    p.steps = new_display_frame_ ? owed : p.steps + owed;
+    if (step_once) ++owed;
+    steps_[k].owed = owed;
+    any = any || owed > 0;
   }
+  if (any) {
+    const cloth::Simulation& sim = active_sim();
+    char what[160];
+    std::snprintf(what, sizeof what, "%s at %d substeps, %d vertices", cloth::name_of(sim.solver().integrator),
+                  sim.substeps(), sim.model().vertex_count());
+    stepping_.what = what;
+    stepping_.started_at = glfwGetTime();
+    stepper_.start([this] { take_steps(); });
+    steps_outlast_wait_ = !stepper_.wait_for(kStepWait);
+    if (steps_outlast_wait_) {
+      slow_steps_ = true;
+    } else {
+      finish_steps();
+    }
+  } else {
+    book_steps();  // a pass without steps still starts the frame's sums
+  }
+}
+
+void App::take_steps() {
+  for (size_t k = 0; k < panes_.size(); ++k) {
+    Pane& p = panes_[k];
+    PaneSteps& taken = steps_[k];
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < taken.owed; ++i) {
+      taken.reports.push_back(p.sim->step());
+      p.replay.record(*p.sim);
+      if (int(k) == active_) taken.energies.push_back(p.sim->energies());
+      if (k == 0 && (exports_.sequence_running() || exports_.point_cache_running())) {
+        try {
+          exports_.add_frame(p.sim->model().mesh, p.sim->state());
+        } catch (const std::exception& e) {
+          taken.export_error = std::string("export stopped: ") + e.what();
+        }
+      }
+    }
+    taken.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+}
+
+void App::finish_steps() {
+  stepper_.finish();
+  const double wall = glfwGetTime() - stepping_.started_at;
+  int most_owed = 1;
+  for (const PaneSteps& taken : steps_) most_owed = std::max(most_owed, taken.owed);
+  // While a pass's full kMaxStepsPerPass would outlast the wait, the steps go one at a time and
+  // the picture is kept in the layer, for the window to show while the next step runs.
+  slow_steps_ = wall / most_owed * kMaxStepsPerPass > kStepWait;
+  stepping_.last_seconds = wall;
+  book_steps();
+  run_deferred_input();
+}
+
+void App::book_steps() {
+  steps_.resize(panes_.size());
+  for (size_t k = 0; k < panes_.size(); ++k) {
+    Pane& p = panes_[k];
+    const PaneSteps& taken = steps_[k];
+    if (int(k) == active_)
+      for (size_t i = 0; i < taken.energies.size(); ++i) ui_stats_.history.add(taken.reports[i], taken.energies[i]);
+    if (!taken.export_error.empty()) report(taken.export_error);
+    if (taken.owed > 0) p.run_stats.add_frame(taken.ms);
+    if (k == 0 && recorder_.active()) video_time_ += taken.owed * p.sim->solver().dt;  // even while minimised
+    // Per displayed frame: the passes whose draws were skipped add up.
+    p.sim_ms = new_display_frame_ ? taken.ms : p.sim_ms + taken.ms;
+    p.steps = new_display_frame_ ? taken.owed : p.steps + taken.owed;
+  }
+  steps_.clear();
   new_display_frame_ = false;
-  ui_stats_.quit_asked = glfwGetTime() - quit_asked_at_ < kQuitConfirmWindow;
-  measure_realtime_factor(real_dt);
-  ui_stats_.behind = glfwGetTime() - last_drop_time_ < 2.0;
   ui_stats_.sim_ms = panes_[size_t(active_)].sim_ms;
   ui_stats_.steps_per_frame = panes_[size_t(active_)].steps;
   ui_stats_.solids_pins_follow = solids_pins_follow(panes_[size_t(active_)]);
@@ -509,6 +639,7 @@ void App::install_panes(std::vector<Pane> panes, std::vector<std::unique_ptr<Ren
   active_ = std::min(active_, int(panes_.size()) - 1);
   mouse_pane_ = 0;
   ui_stats_.history.clear();
+  slow_steps_ = true;  // until the new panes' steps are measured
 }
 
 cloth::CameraSpec App::camera_spec() const {
@@ -591,13 +722,43 @@ void App::toggle_point_cache() {
   }
 }
 
-void App::export_frame() {
-  if (!exports_.sequence_running() && !exports_.point_cache_running()) return;
-  try {
-    exports_.add_frame(panes_.front().sim->model().mesh, panes_.front().sim->state());
-  } catch (const std::exception& e) {
-    report(std::string("export stopped: ") + e.what());
+void App::draw_picture(int fb_w, int fb_h) {
+  // Markers and arrows are sized in the picture's pixels: at a reduced resolution they are
+  // drawn smaller by as much as the picture is scaled up.
+  const bool reduced = ui_state_.render_scale < 1;
+  // Slow steps keep the picture in the layer for the frames drawn while the next step runs.
+  bool through_layer = layer_works_ && (reduced || slow_steps_);
+  LayerSize picture = reduced ? scaled_layer_size(fb_w, fb_h, ui_state_.render_scale) : LayerSize{fb_w, fb_h};
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  if (through_layer) {
+    try {
+      scene_layer_.bind(picture);
+    } catch (const std::exception& e) {  // a driver without that framebuffer: full resolution
+      report(std::string(e.what()) + "; drawing at full resolution");
+      layer_works_ = through_layer = false;
+      ui_state_.render_scale = 1;
+      picture = {fb_w, fb_h};
+    }
   }
+  for (const std::unique_ptr<Renderer>& r : renderers_)
+    r->set_marker_scale(ui_->scale() * float(picture.width) / float(fb_w));
+  draw_panes(renderers_, panes_, framebuffer_pane_rects(picture.width, picture.height), camera_, picture.width,
+             picture.height, ui_state_.view, ui_state_.replay.active());
+  if (through_layer) scene_layer_.present(fb_w, fb_h);
+  layer_has_picture_ = through_layer;
+}
+
+void App::show_kept_picture(int fb_w, int fb_h) {
+  if (layer_has_picture_) {
+    scene_layer_.present(fb_w, fb_h);
+    return;
+  }
+  // The steps turned slow after a picture drawn straight to the window: none is kept until
+  // the step ends.
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(0, 0, fb_w, fb_h);
+  glClearColor(kWaitingGrey, kWaitingGrey, kWaitingGrey, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 }
 
 void App::capture_video_frame(int fb_w, int fb_h) {
@@ -664,6 +825,8 @@ void App::write_stats() {
                         {"wind_arrows", ui_state_.view.wind_arrows}};
   doc["app"]["frame_timing"] = frame_timing_.to_json();
   doc["app"]["frame_timing"]["skipped_draws"] = draw_pacer_.skipped();
+  doc["app"]["frame_timing"]["drawn_while_stepping"] = frames_while_stepping_;
+  doc["app"]["inputs_after_step"] = inputs_after_step_;
   const ReplayPlayer& replay = ui_state_.replay;
   doc["app"]["replay"] = {{"active", replay.active()},           {"playing", replay.playing()},
                           {"time", replay.time()},               {"speed", replay.speed},
@@ -696,9 +859,11 @@ int App::run() {
     last_time = now;
 
     advance(real_dt);
-    mouse_.update(*panes_[size_t(mouse_pane_)].sim);
+    // While steps run on the worker, nothing here reads the simulations (step_worker.hpp).
+    const bool stepping = stepper_.started();
+    if (!stepping) mouse_.update(*panes_[size_t(mouse_pane_)].sim);
     // Behind the wall clock: take the next steps now and draw later (draw_pacer.hpp).
-    if (!last_frame && !draw_pacer_.draw_now(glfwGetTime(), behind(glfwGetTime() - now))) continue;
+    if (!last_frame && !stepping && !draw_pacer_.draw_now(glfwGetTime(), behind(glfwGetTime() - now))) continue;
     new_display_frame_ = true;
     const double frame_ms = (now - last_draw_time) * 1e3;
     last_draw_time = now;
@@ -712,16 +877,29 @@ int App::run() {
     ui_stats_.recording_path = recorder_.path();
     ui_stats_.recorded_frames = recorder_.frames();
     ui_stats_.recorded_seconds = recorder_.seconds();
-    ui_stats_.sequence_dir = exports_.sequence_dir();
-    ui_stats_.sequence_frames = exports_.sequence_frames();
-    ui_stats_.point_cache_path = exports_.point_cache_path();
-    ui_stats_.point_cache_samples = exports_.point_cache_samples();
+    if (!stepping) {  // the worker writes the exports and the replay buffers
+      ui_stats_.sequence_dir = exports_.sequence_dir();
+      ui_stats_.sequence_frames = exports_.sequence_frames();
+      ui_stats_.point_cache_path = exports_.point_cache_path();
+      ui_stats_.point_cache_samples = exports_.point_cache_samples();
+    }
     ui_stats_.timeline = &timeline();
     const auto draw_start = std::chrono::steady_clock::now();
     apply_ui_scale_keys();  // between frames: it rebuilds the font atlas
     ui_->begin_frame();
-    apply(ui_->build(active_sim(), panes_[size_t(active_)].drape, panes_[size_t(active_)].layout, ui_state_,
-                     ui_stats_, pane_summaries()));
+    // Between two steps that outlast the wait the panel stays the stepping panel, rather than
+    // flashing up for one frame.
+    if (stepping || (steps_outlast_wait_ && !ui_state_.paused)) {
+      if (ui_->build_stepping(stepping_, glfwGetTime(), ui_state_, ui_stats_)) {
+        if (stepping)
+          deferred_.push_back(DeferredInput{.command = Command::Reset});
+        else
+          run_command(Command::Reset);
+      }
+    } else {
+      apply(ui_->build(active_sim(), panes_[size_t(active_)].drape, panes_[size_t(active_)].layout, ui_state_,
+                       ui_stats_, pane_summaries()));
+    }
 
     int fb_w = 0, fb_h = 0;
     double draw_ms = 0;
@@ -729,23 +907,12 @@ int App::run() {
     if (fb_w > 0 && fb_h > 0) {  // 0 x 0 while minimised
       // Markers and arrows are sized in the picture's pixels: at a reduced resolution they are
       // drawn smaller by as much as the picture is scaled up.
-      LayerSize picture =
-          ui_state_.render_scale < 1 ? scaled_layer_size(fb_w, fb_h, ui_state_.render_scale) : LayerSize{fb_w, fb_h};
-      glBindFramebuffer(GL_FRAMEBUFFER, 0);
-      if (ui_state_.render_scale < 1) {
-        try {
-          scene_layer_.bind(picture);
-        } catch (const std::exception& e) {  // a driver without that framebuffer: full resolution
-          report(std::string(e.what()) + "; drawing at full resolution");
-          ui_state_.render_scale = 1;
-          picture = {fb_w, fb_h};
-        }
+      if (stepping) {
+        show_kept_picture(fb_w, fb_h);
+        ++frames_while_stepping_;
+      } else {
+        draw_picture(fb_w, fb_h);
       }
-      for (const std::unique_ptr<Renderer>& r : renderers_)
-        r->set_marker_scale(ui_->scale() * float(picture.width) / float(fb_w));
-      draw_panes(renderers_, panes_, framebuffer_pane_rects(picture.width, picture.height), camera_, picture.width,
-                 picture.height, ui_state_.view, ui_state_.replay.active());
-      if (ui_state_.render_scale < 1) scene_layer_.present(fb_w, fb_h);
       ui_->render();
       draw_ms = ms_since(draw_start);
       if (const std::string error = take_gl_errors("drawing a frame"); !error.empty() && error != ui_stats_.message)
@@ -772,7 +939,11 @@ int App::run() {
     if (draw_ms > 0)
       frame_timing_.add(displayed_frames_, sim_ms_all_panes(), draw_ms + ms_since(swap_start), frame_ms);
 
-    if (displayed_frames_ == 1 || now - last_stats >= kStatsPeriod || last_frame) {
+    if (last_frame && stepper_.started()) {
+      report("waiting for the step in progress to end");
+      finish_steps();
+    }
+    if (!stepper_.started() && (displayed_frames_ == 1 || now - last_stats >= kStatsPeriod || last_frame)) {
       try {
         write_stats();
       } catch (const std::exception& e) {

@@ -4,7 +4,11 @@
 // mouse/keyboard interaction, optional recording, screenshots and the live --stats file. The
 // panels edit the active pane: the one last clicked.
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include <glm/vec2.hpp>
 
 #include "camera.hpp"
 #include "draw_pacer.hpp"
@@ -13,10 +17,12 @@
 #include "io/run_stats.hpp"
 #include "io/scene.hpp"
 #include "gl_context.hpp"
+#include "key_bindings.hpp"
 #include "mouse_controller.hpp"
 #include "options.hpp"
 #include "recorder.hpp"
 #include "settings_store.hpp"
+#include "step_worker.hpp"
 #include "renderer.hpp"
 #include "scene_layer.hpp"
 #include "pane.hpp"
@@ -32,6 +38,10 @@ class App {
   /// Most simulated time, s, the simulation may owe the wall clock: a machine slower than real
   /// time drops the steps beyond it instead of spiralling (each late pass asking for more).
   static constexpr double kMaxLag = 0.25;
+  /// How long a pass waits for its steps, s: slower steps go on while the window draws the last
+  /// picture and answers the keys that do not touch the run (stepping_panel), so that the
+  /// window never stops answering for longer.
+  static constexpr double kStepWait = 0.25;
   /// Display rate cap, Hz: Xvfb and some drivers do not block on vsync.
   static constexpr double kMaxDisplayHz = 60.0;
   /// How often the --stats file is refreshed while running, s.
@@ -49,16 +59,34 @@ class App {
 
  private:
   void on_key(int key, int action, int mods);
+  void run_command(Command command);
   void on_mouse_button(int button, int action, int mods);
+  /// A press or release at window point (x, y).
+  struct MouseInput {
+    int button = 0, action = 0, mods = 0;
+    double x = 0, y = 0;
+  };
+  void mouse_button(const MouseInput& in);
   void on_cursor(double x, double y);
+  void cursor_moved(double x, double y);
+  /// The keys, clicks and the last cursor move that came while a step ran, in their order.
+  void run_deferred_input();
   void on_scroll(double dy);
   /// F11: the primary monitor's whole screen, and back to the window's place and size.
   void toggle_fullscreen();
   /// Applies the Ctrl + / Ctrl - / Ctrl 0 presses since the last frame (kept in settings.json).
   void apply_ui_scale_keys();
 
-  /// Takes each pane's fixed steps owed for `real_dt` seconds of wall time.
+  /// Takes each pane's fixed steps owed for `real_dt` seconds of wall time, on the step worker:
+  /// those that end within kStepWait are booked now, slower ones while later passes draw.
   void advance(double real_dt);
+  /// The worker's job: each pane's owed steps (steps_), each recorded for the replay and (the
+  /// first pane's) given to the running exports.
+  void take_steps();
+  /// Waits for the worker's job and books it (book_steps), then runs the input that waited for it.
+  void finish_steps();
+  /// Adds steps_ to the plots, run statistics, video time and the frame's sums.
+  void book_steps();
   /// While the replay shows the past: moves a playing replay on and puts each pane's frame of
   /// the moment in Pane::shown; the simulations take no steps.
   void advance_replay(double real_dt);
@@ -110,11 +138,15 @@ class App {
   /// The Scene panel's OBJ sequence / point cache: start one in out/, or stop the running one.
   void toggle_sequence();
   void toggle_point_cache();
-  /// Gives the first pane's state after a step to the running exports; a failed one is reported.
-  void export_frame();
   /// Reads the back buffer (before the swap) for the recording / a screenshot.
   void capture_video_frame(int fb_w, int fb_h);
   void save_screenshot(const std::string& path, int fb_w, int fb_h);
+  /// Draws the panes into the fb_w x fb_h window, through scene_layer_ at a reduced render
+  /// scale or while steps are slow (so that show_kept_picture can show it again).
+  void draw_picture(int fb_w, int fb_h);
+  /// While a step runs: the last picture kept in scene_layer_, else a grey window.
+  void show_kept_picture(int fb_w, int fb_h);
+  static constexpr float kWaitingGrey = 0.2f;  ///< the window's colour with no kept picture
   void write_stats();
   WindowExtent window_extent() const;
   void report(const std::string& message);  ///< stdout + the panel's status line
@@ -157,6 +189,33 @@ class App {
   FrameTiming frame_timing_;  ///< simulation vs drawing per displayed frame (--stats, bench/)
   DrawPacer draw_pacer_;      ///< skips draws while the simulation catches up with the wall clock
   bool new_display_frame_ = true;  ///< the last pass drew: advance() starts the panes' per-frame sums
+
+  /// What one pane's steps of a pass gave, written by the worker's job and booked after it.
+  struct PaneSteps {
+    int owed = 0;
+    std::vector<cloth::FrameReport> reports;
+    std::vector<cloth::Energies> energies;  ///< after each step, for the active pane's plots
+    std::string export_error;               ///< why the running exports stopped, if they did
+    double ms = 0;                          ///< wall time of the pane's steps
+  };
+  std::vector<PaneSteps> steps_;  ///< per pane, the steps of the job on the worker
+  StepProgress stepping_;         ///< what the window says while a job runs
+  /// A pass's kMaxStepsPerPass steps would outlast kStepWait, or the steps of these panes are not
+  /// measured yet: steps go one per pass and the picture is kept in scene_layer_.
+  bool slow_steps_ = true;
+  bool steps_outlast_wait_ = false;  ///< the last steps went on after kStepWait (the stepping panel)
+  bool layer_has_picture_ = false;    ///< scene_layer_ holds the last picture drawn
+  bool layer_works_ = true;           ///< the driver made scene_layer_'s framebuffer
+  /// One input that came while a step ran: a key's command, a click, or cursor moves (the last).
+  struct DeferredInput {
+    std::optional<Command> command = std::nullopt;
+    std::optional<MouseInput> mouse = std::nullopt;
+    std::optional<glm::dvec2> cursor = std::nullopt;
+  };
+  std::vector<DeferredInput> deferred_;  ///< in their order
+  int frames_while_stepping_ = 0;  ///< frames drawn while a step ran (--stats)
+  int inputs_after_step_ = 0;      ///< inputs that waited for a step's end (--stats)
+  StepWorker stepper_;  // declared after the panes it steps: destroyed (its job ended) first
 };
 
 }  // namespace app

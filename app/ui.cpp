@@ -150,7 +150,7 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const C
                          replay_badge(state.replay), run_status(sim, state, stats));
     if (stats.timeline) replay_timeline_window(state.replay, *stats.timeline, picture);
   }
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(kPanelPosition, kPanelPosition), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth * scale(), 0),
                            resize_panel_ ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
   resize_panel_ = false;

@@ -59,6 +59,13 @@ struct UiStats {
   StepHistory history;  ///< the last steps, for the live plots
 };
 
+/// What the window says while steps slower than App::kStepWait run on the step worker.
+struct StepProgress {
+  std::string what;         ///< the active pane's cost: "implicit at 100 substeps, 4096 vertices"
+  double started_at = 0;    ///< glfwGetTime() when the steps began, s
+  double last_seconds = 0;  ///< wall time of the steps before, s
+};
+
 /// Buttons pressed this frame; the App carries them out.
 struct UiActions {
   bool reset = false;
@@ -92,6 +99,10 @@ class Ui {
   /// cloth's `layout`; `panes` (empty for a single cloth) are labelled and can be picked.
   UiActions build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const ClothLayout& layout, UiState& state,
                   const UiStats& stats, const std::vector<PaneSummary>& panes);
+  /// While steps run on the worker (no simulation may be read): the picture's caption and
+  /// status line and, in the panel's place, how long the steps have run, what they run, and
+  /// the buttons that still work (pause, reset after the step). Returns whether Reset was pressed.
+  bool build_stepping(const StepProgress& progress, double now, UiState& state, const UiStats& stats);
   /// Draws the UI into the bound framebuffer (after the scene).
   void render();
 
@@ -144,6 +155,10 @@ class Ui {
 
   /// A panel whose left edge is within this many px of the window's counts as docked there.
   static constexpr float kDockedPanelSlack = 40.0f;
+  /// Steps slower than this, s, are named in the stepping panel.
+  static constexpr double kSlowStepNote = 0.5;
+  /// Where the panel opens, px from the window's top-left corner.
+  static constexpr float kPanelPosition = 10.0f;
   /// The panel's width at scale 1, px.
   static constexpr float kPanelWidth = 340.0f;
 

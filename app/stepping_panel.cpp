@@ -1,0 +1,52 @@
+// Ui::build_stepping: the window while steps slower than App::kStepWait run on the step worker.
+// Nothing here reads a simulation: the worker is writing them.
+#include <imgui.h>
+
+#include <cstdio>
+#include <string>
+
+#include "picture_overlay.hpp"
+#include "ui.hpp"
+
+namespace app {
+
+bool Ui::build_stepping(const StepProgress& progress, double now, UiState& state, const UiStats& stats) {
+  const double running = now - progress.started_at;
+  char line[200];
+  std::snprintf(line, sizeof line, "computing a step: %.1f s so far (%s)", running, progress.what.c_str());
+  std::string status = stats.quit_asked ? std::string("Esc again to quit (after the step)   ") + line : line;
+  if (stats.recording) status = "REC   " + status;
+  {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const float left = panel_docked_ ? panel_rect_.left + panel_rect_.width : 0.0f;
+    const PaneRect picture{vp->Pos.x + left, vp->Pos.y, vp->Size.x - left, vp->Size.y};
+    draw_picture_overlay(state.view.caption ? stats.caption : "", 0.0f, picture, "", status);
+  }
+  // In the panel's place and at its width, so that the panes keep their layout. (A panel drawn
+  // once only, on ImGui's first frame, has not taken its size yet.)
+  if (panel_rect_.width <= 0) panel_rect_.left = panel_rect_.top = kPanelPosition;
+  panel_rect_.width = kPanelWidth * scale();
+  ImGui::SetNextWindowPos(ImVec2(panel_rect_.left, panel_rect_.top), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(panel_rect_.width, 0), ImGuiCond_Always);
+  ImGui::Begin("clothsim (computing a step)", nullptr,
+               ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize);
+  const ImVec2 size = ImGui::GetWindowSize();
+  panel_rect_.height = size.y;  // covers() keeps clicks on this window away from the cloth
+  ImGui::TextWrapped("%s: this step has run %.1f s.", progress.what.c_str(), running);
+  if (progress.last_seconds > kSlowStepNote)
+    ImGui::TextWrapped("The last one took %.1f s.", progress.last_seconds);
+  ImGui::Spacing();
+  ImGui::TextWrapped(state.paused ? "Paused: the panel comes back when this step ends."
+                                  : "Pause, and the panel comes back when this step ends: fewer substeps, "
+                                    "another integrator or a coarser cloth make the steps faster.");
+  if (ImGui::Button(state.paused ? "Play (Space)" : "Pause (Space)")) state.paused = !state.paused;
+  ImGui::SameLine();
+  const bool reset = ImGui::Button("Reset after this step (R)");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("Keys and clicks on the cloth wait for the step to end.");
+  ImGui::PopStyleColor();
+  ImGui::End();
+  return reset;
+}
+
+}  // namespace app
