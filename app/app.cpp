@@ -362,6 +362,13 @@ void App::run_deferred_input() {
     if (in.command) run_command(*in.command);
     if (in.mouse) mouse_button(*in.mouse);
     if (in.cursor) cursor_moved(in.cursor->x, in.cursor->y);
+    if (in.solver) {
+      try {
+        active_sim().set_solver(*in.solver);
+      } catch (const cloth::InputError& e) {
+        report(e.what());
+      }
+    }
   }
 }
 
@@ -427,6 +434,8 @@ void App::advance(double real_dt) {
     std::snprintf(what, sizeof what, "%s at %d substeps, %d vertices", cloth::name_of(sim.solver().integrator),
                   sim.substeps(), sim.model().vertex_count());
     stepping_.what = what;
+    stepping_.solver = sim.solver();
+    stepping_.model = sim.model().type;
     stepping_.started_at = glfwGetTime();
     stepper_.start([this] { take_steps(); });
     steps_outlast_wait_ = !stepper_.wait_for(kStepWait);
@@ -890,12 +899,10 @@ int App::run() {
     // Between two steps that outlast the wait the panel stays the stepping panel, rather than
     // flashing up for one frame.
     if (stepping || (steps_outlast_wait_ && !ui_state_.paused)) {
-      if (ui_->build_stepping(stepping_, glfwGetTime(), ui_state_, ui_stats_)) {
-        if (stepping)
-          deferred_.push_back(DeferredInput{.command = Command::Reset});
-        else
-          run_command(Command::Reset);
-      }
+      const SteppingActions asked = ui_->build_stepping(stepping_, glfwGetTime(), ui_state_, ui_stats_);
+      if (asked.solver) deferred_.push_back(DeferredInput{.solver = asked.solver});
+      if (asked.reset) deferred_.push_back(DeferredInput{.command = Command::Reset});
+      if (!stepping) run_deferred_input();
     } else {
       apply(ui_->build(active_sim(), panes_[size_t(active_)].drape, panes_[size_t(active_)].layout, ui_state_,
                        ui_stats_, pane_summaries()));

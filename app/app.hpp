@@ -206,11 +206,13 @@ class App {
   bool steps_outlast_wait_ = false;  ///< the last steps went on after kStepWait (the stepping panel)
   bool layer_has_picture_ = false;    ///< scene_layer_ holds the last picture drawn
   bool layer_works_ = true;           ///< the driver made scene_layer_'s framebuffer
-  /// One input that came while a step ran: a key's command, a click, or cursor moves (the last).
+  /// One input that came while a step ran: a key's command, a click, cursor moves (the last), or
+  /// the stepping panel's solver settings.
   struct DeferredInput {
     std::optional<Command> command = std::nullopt;
     std::optional<MouseInput> mouse = std::nullopt;
     std::optional<glm::dvec2> cursor = std::nullopt;
+    std::optional<cloth::SolverSettings> solver = std::nullopt;  ///< the stepping panel's edit
   };
   std::vector<DeferredInput> deferred_;  ///< in their order
   int frames_while_stepping_ = 0;  ///< frames drawn while a step ran (--stats)

@@ -5,12 +5,14 @@
 #include <cstdio>
 #include <string>
 
+#include "parameter_widgets.hpp"
 #include "picture_overlay.hpp"
 #include "ui.hpp"
 
 namespace app {
 
-bool Ui::build_stepping(const StepProgress& progress, double now, UiState& state, const UiStats& stats) {
+SteppingActions Ui::build_stepping(StepProgress& progress, double now, UiState& state, const UiStats& stats) {
+  SteppingActions actions;
   const double running = now - progress.started_at;
   char line[200];
   std::snprintf(line, sizeof line, "computing a step: %.1f s so far (%s)", running, progress.what.c_str());
@@ -32,21 +34,27 @@ bool Ui::build_stepping(const StepProgress& progress, double now, UiState& state
                ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize);
   const ImVec2 size = ImGui::GetWindowSize();
   panel_rect_.height = size.y;  // covers() keeps clicks on this window away from the cloth
+  // The controls first, where they stay whatever the lines below say.
+  if (ImGui::Button(state.paused ? "Play (Space)" : "Pause (Space)")) state.paused = !state.paused;
+  ImGui::SameLine();
+  actions.reset = ImGui::Button("Reset after this step (R)");
+  // The Simulation section's own widgets, on the settings the steps began with: a change
+  // applies when the step ends, as the panel's would between steps.
+  ParameterWidgets widgets(progress.model, progress.solver.integrator);
+  cloth::visit_solver(widgets, progress.solver);
+  if (widgets.changed()) actions.solver = progress.solver;
+  ImGui::Spacing();
   ImGui::TextWrapped("%s: this step has run %.1f s.", progress.what.c_str(), running);
   if (progress.last_seconds > kSlowStepNote)
     ImGui::TextWrapped("The last one took %.1f s.", progress.last_seconds);
-  ImGui::Spacing();
-  ImGui::TextWrapped(state.paused ? "Paused: the panel comes back when this step ends."
-                                  : "Pause, and the panel comes back when this step ends: fewer substeps, "
-                                    "another integrator or a coarser cloth make the steps faster.");
-  if (ImGui::Button(state.paused ? "Play (Space)" : "Pause (Space)")) state.paused = !state.paused;
-  ImGui::SameLine();
-  const bool reset = ImGui::Button("Reset after this step (R)");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("Keys and clicks on the cloth wait for the step to end.");
+  ImGui::TextWrapped(state.paused ? "Paused: the whole panel comes back when this step ends."
+                                  : "These settings apply when this step ends; the whole panel comes back "
+                                    "when the steps are faster or paused. Keys and clicks on the cloth "
+                                    "wait for the step too.");
   ImGui::PopStyleColor();
   ImGui::End();
-  return reset;
+  return actions;
 }
 
 }  // namespace app

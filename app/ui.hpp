@@ -64,6 +64,16 @@ struct StepProgress {
   std::string what;         ///< the active pane's cost: "implicit at 100 substeps, 4096 vertices"
   double started_at = 0;    ///< glfwGetTime() when the steps began, s
   double last_seconds = 0;  ///< wall time of the steps before, s
+  /// The active pane's solver settings and model when the steps began: the stepping panel edits
+  /// this copy, and the App applies it when the steps end.
+  cloth::SolverSettings solver;
+  cloth::ModelType model = cloth::ModelType::Springs;
+};
+
+/// What the stepping panel asks for, carried out when the running steps end.
+struct SteppingActions {
+  bool reset = false;
+  std::optional<cloth::SolverSettings> solver = std::nullopt;  ///< the Simulation section's settings, edited
 };
 
 /// Buttons pressed this frame; the App carries them out.
@@ -100,9 +110,10 @@ class Ui {
   UiActions build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const ClothLayout& layout, UiState& state,
                   const UiStats& stats, const std::vector<PaneSummary>& panes);
   /// While steps run on the worker (no simulation may be read): the picture's caption and
-  /// status line and, in the panel's place, how long the steps have run, what they run, and
-  /// the buttons that still work (pause, reset after the step). Returns whether Reset was pressed.
-  bool build_stepping(const StepProgress& progress, double now, UiState& state, const UiStats& stats);
+  /// status line and, in the panel's place, how long the steps have run, what they run, pause,
+  /// reset, and the solver's settings (integrator, dt, substeps, ...) on `progress`' copy, which
+  /// take effect when the steps end.
+  SteppingActions build_stepping(StepProgress& progress, double now, UiState& state, const UiStats& stats);
   /// Draws the UI into the bound framebuffer (after the scene).
   void render();
 

@@ -2,8 +2,9 @@
 # A step slower than a quarter of a second runs while the window goes on drawing and answering:
 # the default scene under Xvfb, with Verlet substeps raised until a step takes about 0.6 s on this
 # machine and build (measured headless first). From the app's --stats: frames are drawn while
-# steps run; R pressed during a step waits for its end and then starts the run over; Space
-# pauses, after which no frame waits for a step; Escape twice quits with status 0.
+# steps run; R pressed during a step waits for its end and then starts the run over; the stepping
+# panel's integrator switch applies when the step ends; Space pauses, after which no frame waits
+# for a step; Escape twice quits with status 0.
 #
 # usage: slow_step_test.sh PATH/TO/clothsim REPO_ROOT
 # needs: Xvfb, xdotool, python3 (standard library only)
@@ -39,6 +40,15 @@ for _ in $(seq 5); do
 done
 wait_for_stats "doc['app']['inputs_after_step'] > $waited" "R waiting for the step's end"
 wait_for_stats "doc['sim_time'] < 0.3" "the run starting over after R"
+
+# The stepping panel's integrator (its row at y = 69, the panel at 10, 10): implicit, the fifth
+# entry (y = 161), applies when the step ends, with implicit's own substeps (1, not the
+# thousands given to Verlet), and its steps no longer outlast the wait.
+xdotool mousemove 100 69 click 1
+sleep 1
+xdotool mousemove 60 161 click 1
+wait_for_stats "doc['integrator'] == 'implicit'" "the stepping panel's integrator switch"
+[ "$(stat "doc['substeps_per_step']")" = 1 ] || fail "implicit runs $(stat "doc['substeps_per_step']") substeps, not its own 1"
 
 # Space pauses at once; the step that runs ends, and then the window draws without waiting.
 xdotool key space
