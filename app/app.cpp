@@ -619,8 +619,7 @@ void App::load_scene(Options options) {
       renderers.push_back(std::make_unique<Renderer>(options.shader_dir, cloth::SimulationView(*p.sim)));
     first = shared_scene(scenes);
   } catch (const std::exception& e) {  // bad input, or a renderer that cannot be built
-    ui_stats_.scene_error = e.what();
-    report("cannot load scene " + path + ": " + e.what() + " (kept the previous scene)");
+    show_scene_error(path, e.what());
     return;
   }
   const bool reload = path == options_.scene_path;
@@ -638,6 +637,12 @@ void App::load_scene(Options options) {
   for (const std::string& w : warnings) std::cerr << "clothsim: warning: " << w << "\n";
   report("loaded scene " + path + (warnings.empty() ? "" : " (" + std::to_string(warnings.size()) +
                                                              " warnings: " + warnings.front() + ")"));
+}
+
+void App::show_scene_error(const std::string& path, const std::string& error) {
+  ui_stats_.scene_error = error;
+  report("cannot load scene " + path + ": " + error + " (kept the " + (displayed_frames_ == 0 ? "default" : "previous") +
+         " scene)");
 }
 
 void App::install_panes(std::vector<Pane> panes, std::vector<std::unique_ptr<Renderer>> renderers) {

@@ -57,6 +57,10 @@ class App {
   /// Runs until the window closes (Esc, close button, --quit-after-frames). Returns the exit code.
   int run();
 
+  /// Says in the panel (Scene section, in red) and on stdout that the scene file at `path` did
+  /// not load and why; the running scene stays.
+  void show_scene_error(const std::string& path, const std::string& error);
+
  private:
   void on_key(int key, int action, int mods);
   void run_command(Command command);

@@ -48,17 +48,33 @@ int run(int argc, char** argv) {
   app::check_output_path("--record", options.record_path);
   app::check_output_path("--screenshot", options.screenshot_path);
 
-  std::vector<std::string> warnings;
-  const std::vector<app::PaneScene> scenes = app::scenes_to_run(options, warnings);
-  for (const std::string& w : warnings) std::cerr << "clothsim: warning: " << w << "\n";
-
   if (!options.headless && !has_display()) {
     std::cerr << "clothsim: no DISPLAY set, running headless\n";
     options.headless = true;
   }
+  std::vector<std::string> warnings;
+  std::vector<app::PaneScene> scenes;
+  std::string scene_error;
+  const std::string asked_path = options.scene_path;
+  try {
+    scenes = app::scenes_to_run(options, warnings);
+  } catch (const cloth::InputError& e) {
+    // A headless run ends here. The window opens on the default scene instead, with the error
+    // in its panel, where another scene can be picked or the file fixed and loaded again.
+    if (options.headless || options.scene_path == app::default_scene_path()) throw;
+    std::cerr << "clothsim: error: " << e.what() << " (opening the default scene)\n";
+    scene_error = e.what();
+    options.scene_path = app::default_scene_path();
+    options.overrides.clear();  // they may be what failed, and they were meant for the other file
+    options.compare.clear();
+    warnings.clear();
+    scenes = app::scenes_to_run(options, warnings);
+  }
+  for (const std::string& w : warnings) std::cerr << "clothsim: warning: " << w << "\n";
   if (options.headless) return app::run_headless(options, scenes);
 
   app::App application(options, scenes);
+  if (!scene_error.empty()) application.show_scene_error(asked_path, scene_error);
   return application.run();
 }
 

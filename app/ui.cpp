@@ -66,7 +66,12 @@ void apply_live(std::string& error, Change&& change) {
 }
 
 void error_line(const std::string& error) {
-  if (!error.empty()) ImGui::TextColored(kErrorColor, "%s", error.c_str());
+  if (error.empty()) return;
+  // Wrapped at the panel's width: a long message (a JSON parser's) must not widen the panel,
+  // which sizes itself to its contents, over the picture.
+  ImGui::PushTextWrapPos(ImGui::GetWindowContentRegionMax().x);
+  ImGui::TextColored(kErrorColor, "%s", error.c_str());
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace
@@ -165,6 +170,7 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const C
     std::snprintf(save_path_, sizeof save_path_, "%s", default_save_path(stats.scene_path).c_str());
   }
   ImGui::TextDisabled("F1: help");
+  error_line(stats.scene_error);  // above the sections: the Scene section may be closed
   apply_finished_drape(sim);  // even with its section closed
   if (ImGui::CollapsingHeader("Scene")) scene_section(stats, panes.size() > 1, actions);
   if (panes.size() > 1 && ImGui::CollapsingHeader("Compare", ImGuiTreeNodeFlags_DefaultOpen))
@@ -205,7 +211,6 @@ void Ui::scene_section(const UiStats& stats, bool side_by_side, UiActions& actio
   if (ImGui::Button("Save")) actions.save_scene = save_path_;
   tip("Save the running scene with every change made here (material, solver, forces, pins, "
       "moved solids, camera) as a scene file (Ctrl+S); side by side, the pane being edited");
-  error_line(stats.scene_error);
   const bool sequence = !stats.sequence_dir.empty(), cache = !stats.point_cache_path.empty();
   if (ImGui::Button(sequence ? "Stop OBJ frames" : "Export OBJ frames")) actions.toggle_sequence = true;
   tip("Write every simulated frame of the (first) cloth to out/sequence-<time>/frame_00001.obj, ... "
