@@ -144,13 +144,27 @@ void ParameterWidgets::operator()(cloth::Optional<std::optional<cloth::Vec3>> o,
 
 void ParameterWidgets::operator()(cloth::Direction<cloth::Vec3> d, const cloth::ParamInfo& p) {
   if (!shown(p)) return;
+  // While the slider is held or typed in, it edits a draft, shown as it is; the unit vector is
+  // made when the edit ends. Made at each keystroke, it would rewrite the other two fields
+  // under the cursor (typing 0.5 into x of (0, 0, 1) would give (1, 0, 0) at the "5").
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  ImGui::PushID(p.shown_label());
+  const ImGuiID held = ImGui::GetID("held");
+  const ImGuiID draft[3] = {ImGui::GetID("x"), ImGui::GetID("y"), ImGui::GetID("z")};
+  ImGui::PopID();
   cloth::Vec3 edited = d.value;
+  if (storage->GetBool(held))
+    for (int k = 0; k < 3; ++k) edited[k] = double(storage->GetFloat(draft[k]));
   const double lo = p.slider_lo(), hi = p.slider_hi();
-  if (ImGui::SliderScalarN(p.shown_label(), ImGuiDataType_Double, edited.data(), 3, &lo, &hi, "%.2f") &&
-      edited.norm() > 1e-6) {
+  ImGui::SliderScalarN(p.shown_label(), ImGuiDataType_Double, edited.data(), 3, &lo, &hi, "%.2f");
+  const bool active = ImGui::IsItemActive();
+  if (ImGui::IsItemDeactivatedAfterEdit() && edited.norm() > 1e-6) {
     d.value = edited.normalized();  // the engine keeps directions as unit vectors
     changed_ = true;
   }
+  storage->SetBool(held, active);
+  if (active)
+    for (int k = 0; k < 3; ++k) storage->SetFloat(draft[k], float(edited[k]));
   tooltip(p);
 }
 

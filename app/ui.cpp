@@ -580,8 +580,12 @@ void Ui::forces_section(cloth::Simulation& sim) {
   }
   tip("No gravity, m/s^2");
   ParameterWidgets wind(sim.model().type, sim.solver().integrator);
+  const cloth::WindField::Type wind_before = f.wind.type;
   cloth::visit_wind(wind, f.wind);
   changed |= wind.changed();
+  // Wind picked from none starts blowing: a still "wind" would look like a broken control.
+  if (wind_before == cloth::WindField::Type::None && f.wind.type != wind_before && f.wind.speed == 0)
+    f.wind.speed = kFirstWindSpeed;
   if (f.wind.type != cloth::WindField::Type::None && !cloth::air_drag(f, sim.model().material).any()) {
     ImGui::TextDisabled("(wind acts through air drag: set the air density or q > 0)");
   }

@@ -168,6 +168,8 @@ class Ui {
   static constexpr float kDockedPanelSlack = 40.0f;
   /// Steps slower than this, s, are named in the stepping panel.
   static constexpr double kSlowStepNote = 0.5;
+  /// The wind speed a wind picked in the panel starts at, m/s: a moderate breeze (Beaufort 4).
+  static constexpr double kFirstWindSpeed = 6.0;
   /// Where the panel opens, px from the window's top-left corner.
   static constexpr float kPanelPosition = 10.0f;
   /// The panel's width at scale 1, px.
