@@ -362,10 +362,12 @@ void App::run_deferred_input() {
     if (in.command) run_command(*in.command);
     if (in.mouse) mouse_button(*in.mouse);
     if (in.cursor) cursor_moved(in.cursor->x, in.cursor->y);
-    if (in.solver) {
+    // The pane the edit was made for, if the panes are still those it was made on (a click on
+    // another pane or a scene load may have come before it).
+    if (in.solver && in.panes_generation == panes_generation_) {
       try {
-        active_sim().set_solver(*in.solver);
-      } catch (const cloth::InputError& e) {
+        panes_[size_t(in.pane)].sim->set_solver(*in.solver);
+      } catch (const std::exception& e) {
         report(e.what());
       }
     }
@@ -379,7 +381,7 @@ void App::on_scroll(double dy) {
   mouse_.scroll(dy, camera_);
 }
 
-void App::advance(double real_dt) {
+bool App::advance(double real_dt, bool start_steps) {
   ui_stats_.quit_asked = glfwGetTime() - quit_asked_at_ < kQuitConfirmWindow;
   ui_stats_.behind = glfwGetTime() - last_drop_time_ < 2.0;
   if (stepper_.started()) {
@@ -388,15 +390,16 @@ void App::advance(double real_dt) {
     if (!ui_state_.paused)
       for (Pane& p : panes_) p.accumulator += real_dt * ui_state_.time_scale;
     realtime_wall_ += real_dt;
-    // Steps that ended are drawn before the next ones start.
-    if (stepper_.wait_for(0)) finish_steps();
-    return;
+    if (!stepper_.wait_for(0)) return false;
+    finish_steps(true);
+    return true;  // steps that ended are drawn before the next ones start
   }
+  steps_outlast_wait_ = false;  // until a job started below outlasts the wait
   const bool step_once = step_requested_;
   step_requested_ = false;
   if (ui_state_.replay.active()) {
     advance_replay(real_dt);
-    return;
+    return false;
   }
   measure_realtime_factor(real_dt);
   steps_.assign(panes_.size(), PaneSteps{});
@@ -428,13 +431,14 @@ void App::advance(double real_dt) {
     steps_[k].owed = owed;
     any = any || owed > 0;
   }
-  if (any) {
+  if (any && start_steps) {
     const cloth::Simulation& sim = active_sim();
     char what[160];
     std::snprintf(what, sizeof what, "%s at %d substeps, %d vertices", cloth::name_of(sim.solver().integrator),
                   sim.substeps(), sim.model().vertex_count());
     stepping_.what = what;
     stepping_.solver = sim.solver();
+    stepping_.pane = active_;
     stepping_.model = sim.model().type;
     stepping_.started_at = glfwGetTime();
     stepper_.start([this] { take_steps(); });
@@ -442,11 +446,13 @@ void App::advance(double real_dt) {
     if (steps_outlast_wait_) {
       slow_steps_ = true;
     } else {
-      finish_steps();
+      finish_steps(true);
     }
   } else {
-    book_steps();  // a pass without steps still starts the frame's sums
+    steps_.assign(panes_.size(), PaneSteps{});  // a pass without steps still starts the frame's sums
+    book_steps();
   }
+  return false;
 }
 
 void App::take_steps() {
@@ -470,7 +476,7 @@ void App::take_steps() {
   }
 }
 
-void App::finish_steps() {
+void App::finish_steps(bool run_input) {
   stepper_.finish();
   const double wall = glfwGetTime() - stepping_.started_at;
   int most_owed = 1;
@@ -480,7 +486,11 @@ void App::finish_steps() {
   slow_steps_ = wall / most_owed * kMaxStepsPerPass > kStepWait;
   stepping_.last_seconds = wall;
   book_steps();
-  run_deferred_input();
+  if (run_input) {
+    run_deferred_input();
+  } else {
+    deferred_.clear();  // quitting: what waited for the step is not carried out
+  }
 }
 
 void App::book_steps() {
@@ -654,6 +664,7 @@ void App::install_panes(std::vector<Pane> panes, std::vector<std::unique_ptr<Ren
   mouse_pane_ = 0;
   ui_stats_.history.clear();
   slow_steps_ = true;  // until the new panes' steps are measured
+  ++panes_generation_;
 }
 
 cloth::CameraSpec App::camera_spec() const {
@@ -872,12 +883,21 @@ int App::run() {
     const double real_dt = now - last_time;
     last_time = now;
 
-    advance(real_dt);
+    // The last frame starts no steps: it shows the state the run ends with, and the quit waits
+    // for at most the step in progress.
+    const bool steps_ended = advance(real_dt, !last_frame);
+    if (last_frame && stepper_.started()) {
+      report("waiting for the step in progress to end");
+      finish_steps(false);
+    }
     // While steps run on the worker, nothing here reads the simulations (step_worker.hpp).
     const bool stepping = stepper_.started();
     if (!stepping) mouse_.update(*panes_[size_t(mouse_pane_)].sim);
-    // Behind the wall clock: take the next steps now and draw later (draw_pacer.hpp).
-    if (!last_frame && !stepping && !draw_pacer_.draw_now(glfwGetTime(), behind(glfwGetTime() - now))) continue;
+    // Behind the wall clock: take the next steps now and draw later (draw_pacer.hpp); but steps
+    // that ended on the worker are drawn before the next ones start.
+    if (!last_frame && !stepping && !steps_ended &&
+        !draw_pacer_.draw_now(glfwGetTime(), behind(glfwGetTime() - now)))
+      continue;
     new_display_frame_ = true;
     const double frame_ms = (now - last_draw_time) * 1e3;
     last_draw_time = now;
@@ -905,7 +925,9 @@ int App::run() {
     // flashing up for one frame.
     if (stepping || (steps_outlast_wait_ && !ui_state_.paused)) {
       const SteppingActions asked = ui_->build_stepping(stepping_, glfwGetTime(), ui_state_, ui_stats_);
-      if (asked.solver) deferred_.push_back(DeferredInput{.solver = asked.solver});
+      if (asked.solver)
+        deferred_.push_back(
+            DeferredInput{.solver = asked.solver, .pane = stepping_.pane, .panes_generation = panes_generation_});
       if (asked.reset) deferred_.push_back(DeferredInput{.command = Command::Reset});
       if (!stepping) run_deferred_input();
     } else {
@@ -948,14 +970,13 @@ int App::run() {
     }
     const auto swap_start = std::chrono::steady_clock::now();
     glfwSwapBuffers(window_.get());
+    // A frame drawn while a step runs took no simulation time of its own: the step is counted
+    // once, in the frame after it.
     if (draw_ms > 0)
-      frame_timing_.add(displayed_frames_, sim_ms_all_panes(), draw_ms + ms_since(swap_start), frame_ms);
+      frame_timing_.add(displayed_frames_, stepping ? 0.0 : sim_ms_all_panes(), draw_ms + ms_since(swap_start),
+                        frame_ms);
 
-    if (last_frame && stepper_.started()) {
-      report("waiting for the step in progress to end");
-      finish_steps();
-    }
-    if (!stepper_.started() && (displayed_frames_ == 1 || now - last_stats >= kStatsPeriod || last_frame)) {
+    if (!stepping && (displayed_frames_ == 1 || now - last_stats >= kStatsPeriod || last_frame)) {
       try {
         write_stats();
       } catch (const std::exception& e) {

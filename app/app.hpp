@@ -44,6 +44,7 @@ class App {
   static constexpr double kStepWait = 0.25;
   /// Display rate cap, Hz: Xvfb and some drivers do not block on vsync.
   static constexpr double kMaxDisplayHz = 60.0;
+  static_assert(kStepWait >= DrawPacer::kMaxDrawGap, "a wait shorter than the draw gap is a draw the pacer may skip");
   /// How often the --stats file is refreshed while running, s.
   static constexpr double kStatsPeriod = 0.5;
 
@@ -83,12 +84,15 @@ class App {
 
   /// Takes each pane's fixed steps owed for `real_dt` seconds of wall time, on the step worker:
   /// those that end within kStepWait are booked now, slower ones while later passes draw.
-  void advance(double real_dt);
+  /// Returns whether steps that ran on past the wait ended in this pass (its frame must be drawn).
+  /// `start_steps` false (the last frame): none are started.
+  bool advance(double real_dt, bool start_steps);
   /// The worker's job: each pane's owed steps (steps_), each recorded for the replay and (the
   /// first pane's) given to the running exports.
   void take_steps();
-  /// Waits for the worker's job and books it (book_steps), then runs the input that waited for it.
-  void finish_steps();
+  /// Waits for the worker's job and books it (book_steps), then runs the input that waited for
+  /// it (`run_input`) or drops it (quitting).
+  void finish_steps(bool run_input);
   /// Adds steps_ to the plots, run statistics, video time and the frame's sums.
   void book_steps();
   /// While the replay shows the past: moves a playing replay on and puts each pane's frame of
@@ -217,7 +221,10 @@ class App {
     std::optional<MouseInput> mouse = std::nullopt;
     std::optional<glm::dvec2> cursor = std::nullopt;
     std::optional<cloth::SolverSettings> solver = std::nullopt;  ///< the stepping panel's edit
+    int pane = 0;                ///< the pane the edit was made for
+    int panes_generation = 0;    ///< panes_generation_ when it was made
   };
+  int panes_generation_ = 0;  ///< counts install_panes: an edit made on other panes is dropped
   std::vector<DeferredInput> deferred_;  ///< in their order
   int frames_while_stepping_ = 0;  ///< frames drawn while a step ran (--stats)
   int inputs_after_step_ = 0;      ///< inputs that waited for a step's end (--stats)

@@ -1,5 +1,6 @@
 #include "step_worker.hpp"
 
+#include <cassert>
 #include <chrono>
 #include <utility>
 
@@ -18,6 +19,7 @@ StepWorker::~StepWorker() {
 }
 
 void StepWorker::start(std::function<void()> job) {
+  assert(!started_ && "finish() the running job first");
   {
     std::lock_guard lock(mutex_);
     job_ = std::move(job);
@@ -59,6 +61,7 @@ void StepWorker::loop() {
     } catch (...) {
       error = std::current_exception();
     }
+    job = nullptr;  // what it holds goes before the giver is told: it may start the next job at once
     {
       std::lock_guard lock(mutex_);
       error_ = error;

@@ -16,7 +16,8 @@ namespace app {
 class StepWorker {
  public:
   StepWorker();
-  /// Waits for a running job to end, then stops the thread.
+  /// Waits for a running job to end (however long: a step cannot be stopped halfway), then
+  /// stops the thread.
   ~StepWorker();
   StepWorker(const StepWorker&) = delete;
   StepWorker& operator=(const StepWorker&) = delete;

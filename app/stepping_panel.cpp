@@ -44,6 +44,7 @@ SteppingActions Ui::build_stepping(StepProgress& progress, double now, UiState& 
   cloth::visit_solver(widgets, progress.solver);
   if (widgets.changed()) actions.solver = progress.solver;
   ImGui::Spacing();
+  error_line(stats.scene_error);
   ImGui::TextWrapped("%s: this step has run %.1f s.", progress.what.c_str(), running);
   if (progress.last_seconds > kSlowStepNote)
     ImGui::TextWrapped("The last one took %.1f s.", progress.last_seconds);

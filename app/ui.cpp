@@ -65,6 +65,8 @@ void apply_live(std::string& error, Change&& change) {
   }
 }
 
+}  // namespace
+
 void error_line(const std::string& error) {
   if (error.empty()) return;
   // Wrapped at the panel's width: a long message (a JSON parser's) must not widen the panel,
@@ -73,8 +75,6 @@ void error_line(const std::string& error) {
   ImGui::TextColored(kErrorColor, "%s", error.c_str());
   ImGui::PopTextWrapPos();
 }
-
-}  // namespace
 
 // true: the backend installs its callbacks and chains to the App's, installed before this.
 Ui::Ui(GLFWwindow* window, const std::string& ini_path) : imgui_(window, true, ini_path) {}

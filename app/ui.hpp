@@ -68,7 +68,11 @@ struct StepProgress {
   /// this copy, and the App applies it when the steps end.
   cloth::SolverSettings solver;
   cloth::ModelType model = cloth::ModelType::Springs;
+  int pane = 0;  ///< the pane they belong to (the active one)
 };
+
+/// `error` in red, wrapped at the panel's width; nothing when it is empty.
+void error_line(const std::string& error);
 
 /// What the stepping panel asks for, carried out when the running steps end.
 struct SteppingActions {

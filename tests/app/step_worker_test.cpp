@@ -29,6 +29,12 @@ TEST(StepWorker, AWaitEndsWhenTheJobDoesNotBefore) {
   EXPECT_EQ(steps, 3);
 }
 
+TEST(StepWorker, WithNoJobThereIsNothingToWaitFor) {
+  StepWorker worker;
+  EXPECT_FALSE(worker.started());
+  EXPECT_TRUE(worker.wait_for(0));
+}
+
 TEST(StepWorker, RunsJobAfterJobOnOneThread) {
   StepWorker worker;
   std::thread::id first, second;
@@ -44,6 +50,7 @@ TEST(StepWorker, WhatTheJobThrowsComesBackAtFinish) {
   StepWorker worker;
   worker.start([] { throw std::runtime_error("a step failed"); });
   EXPECT_THROW(worker.finish(), std::runtime_error);
+  EXPECT_FALSE(worker.started());  // finished, though by a throw
   int after = 0;  // and the worker goes on working
   worker.start([&] { after = 1; });
   worker.finish();
