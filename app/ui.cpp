@@ -356,7 +356,7 @@ void Ui::material_section(cloth::Simulation& sim) {
     }
     ImGui::EndCombo();
   }
-  tip("Typical fabric constants (Kawabata KES classes, SI units; docs/physics.md); for the Breen "
+  tip("Typical fabric constants (Kawabata KES classes, SI units; docs/models.md); for the Breen "
       "model, its Kawabata-fitted fabrics");
   ParameterWidgets widgets(sim.model().type, sim.solver().integrator);
   cloth::visit_material(widgets, m);

@@ -1,6 +1,6 @@
 // Multigrid against red-black relaxation on the static drape curtain (Feynman 1986, sections 4.2
-// and 6): the counts behind the speed-up figure of docs/physics.md, "Static drape". One row per
-// method:
+// and 6): the counts behind the speed-up figure of docs/static-drape.md, "Static drape". One row
+// per method:
 //
 //   drape_multigrid SIDE [PERTURBATION_DEG=7] [RELAX_CAP=20000] [TOL=1e-6]
 //

@@ -85,7 +85,7 @@ cloth::Simulation hanging_cloth(int n, const Variant& variant) {
     solver.adaptive = false;
   } else if (integrator == cloth::IntegratorType::Xpbd) {
     // XPBD is stable at any step but one pass per substep is soft unless k h^2 / m is small
-    // (docs/physics.md): the stretch test cannot see softness, so XPBD gets the substeps that
+    // (docs/integrators.md): the stretch test cannot see softness, so XPBD gets the substeps that
     // make k h^2 / m = 1/4 for the lightest vertex instead of adaptive steps.
     const double vertex_mass = material.density / ((n - 1) * (n - 1));
     const double h = std::sqrt(0.25 * vertex_mass / material.stretch);

@@ -12,7 +12,7 @@
 // "implicit-stiff" is "implicit" with 5x stiffer stretch and shear springs (5000 and 500 N/m: max
 // strain about 2% at 100^2, the strain target), whose peer is Bullet with 100 passes
 // ("bullet-100it"), "-2level" / "-2threads" as below, "-tol1e-6" with
-// the CG tolerance of 1e-6 instead of the default 1e-3 (docs/physics.md).
+// the CG tolerance of 1e-6 instead of the default 1e-3 (docs/solver-internals.md).
 // "implicit" uses IC(0) alone, "implicit-2threads" the same on two
 // threads (the same bits, parallel.hpp), "implicit-2level" one thread with the two-level
 // preconditioner (the default, coarse_correction.hpp), "implicit-2level-2threads" both.

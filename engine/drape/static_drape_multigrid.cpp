@@ -82,9 +82,9 @@ Hierarchy build_hierarchy(const DrapeProblem& p, int coarsest) {
     // fig. 17: at a large h the material has no compressive strength). With the fine b, a coarse
     // cloth buckles where the fine one is still elastic, and its correction of a compressed region
     // is that of a slack cloth (the curtain at 33 x 33: 655 V-cycles to 1e-6 N, 28 with the
-    // scaling; docs/physics.md). Scaling b by (2h / h)^2 = 4 per level keeps the threshold strain
-    // and the energy per area of both branches those of the finest grid (k_s and c_1 already give
-    // h-independent energies per area: feynman_energy.hpp).
+    // scaling; docs/static-drape.md). Scaling b by (2h / h)^2 = 4 per level keeps the threshold
+    // strain and the energy per area of both branches those of the finest grid (k_s and c_1 already
+    // give h-independent energies per area: feynman_energy.hpp).
     SpringMaterial material = f.model.material;
     material.buckling *= 4;
     ClothModel cm = build_model(coarsen_mesh(f.model.mesh), material, p.model.type);

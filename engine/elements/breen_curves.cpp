@@ -130,7 +130,7 @@ Curve1D trellis_energy_density(const ShearCurve& c, double A) {
 // stiffest in shear: Journal of the Textile Institute 84(2), 192-198, 1993). Linear curves
 // (b3 = g3 = 0): the non-linear terms need the measured curves. The stretch modulus C (N/m) is the
 // class value of the engine's material presets (material_presets.cpp), Y = 490 N/m / EM from the
-// KES extensibility EM at 500 gf/cm. docs/physics.md has the tables and conversions.
+// KES extensibility EM at 500 gf/cm. docs/models.md has the tables and conversions.
 namespace {
 
 struct PresetRow {

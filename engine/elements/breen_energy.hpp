@@ -15,7 +15,7 @@
 // Every kernel returns the elastic energy (J), force = -grad E plus an optional damping along the
 // element's condition (N), dfdx (exact, N/m) and dfdv (N s/m), in cloth::ElementEval<N> over the
 // element's vertices in the order of its `v` member. Units and the SI scaling of the tutorial's
-// formulas are in docs/physics.md ("Breen-House-Wozny energies").
+// formulas are in docs/models.md ("Breen-House-Wozny energies").
 #include <array>
 #include <string>
 #include <vector>
@@ -98,7 +98,7 @@ Curve1D shear_force(const ShearCurve& c, double A);
 /// Requires |A| < lock_angle.
 Curve1D trellis_energy_density(const ShearCurve& c, double A);
 
-/// Presets "cotton", "wool", "polyester-cotton" (docs/physics.md gives the values and their
+/// Presets "cotton", "wool", "polyester-cotton" (docs/models.md gives the values and their
 /// sources). Throws InputError naming the valid names for any other name.
 BreenCurves breen_preset(const std::string& name);
 /// The preset names, in a fixed order.
@@ -161,7 +161,7 @@ ElementEval<6> eval_breen_repel(const BreenLink& e, const std::vector<Vec3>& x,
 /// E = 1/2 M(K) K a (tutorial: "B = M K w^2 / 2"), K = breen_curvature(theta, spacing). v is taken
 /// for the common kernel signature but not used: there is no bend damping, because the unsigned
 /// angle theta has no gradient at the straight rest state and damping the rate of cos(theta)
-/// vanishes there (docs/physics.md). At theta = 0 exactly (segments on top of each other) E = +inf
+/// vanishes there (docs/models.md). At theta = 0 exactly (segments on top of each other) E = +inf
 /// and the force is left at zero.
 ElementEval<9> eval_breen_bend(const BreenBend& e, const std::vector<Vec3>& x, const std::vector<Vec3>& v,
                                const BendingCurve& curve);

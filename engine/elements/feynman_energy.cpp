@@ -107,7 +107,7 @@ FeynmanElements build_feynman_elements(const RestMesh& mesh) {
 }
 
 // Small uniform strain, energy per area W = k_s [(1 + r)(e_xx^2 + e_yy^2) + 2 r e_xx e_yy + 4 r e_xy^2]
-// (each point owns two axial and two diagonal springs; docs/physics.md). Uniaxial stress then
+// (each point owns two axial and two diagonal springs; docs/models.md). Uniaxial stress then
 // gives the thread values, and the same W in axes turned by 45 degrees the bias values.
 FeynmanModuli feynman_moduli(double k_s, double r) {
   FeynmanModuli m;

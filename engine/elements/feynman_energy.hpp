@@ -22,14 +22,14 @@
 // Why these stencils: they are the thesis's own (figs. 11, 14), and they make the energy a
 // function of distances and angles between grid neighbours only (thesis 2.4).
 //
-// SI units and scaling (derivations in docs/physics.md, "Feynman's energy"):
+// SI units and scaling (derivations in docs/models.md, "Feynman's energy"):
 //  - k_s in N/m: a spring strained by eps stores k_s (eps h)^2 and a point stands for h^2 of cloth,
 //    so the energy per area is h-independent. Section 5.4's mapping, for a uniform small strain,
 //    done exactly (feynman_moduli): along the threads Y = 2 k_s (1 + 2r) / (1 + r), nu = r / (1 + r);
 //    along the bias Y = k_s (8r + 16 r^2) / (1 + 4r), nu = 1 / (1 + 4r) -- the thesis's bias
 //    formulas (its "1 - 4r" read as 1 + 4r). Its printed axial formulas, E = k_s (1 + 6r + 5r^2) /
 //    (1 + 3r), sigma = 2r / (1 - 3r), do not follow from its own spring energy (they agree only at
-//    r = 1; docs/physics.md tabulates both against the measured lattice).
+//    r = 1; docs/models.md tabulates both against the measured lattice).
 //    r = 1/2 is exactly isotropic (Y = 8 k_s / 3, nu = 1/3), unlike the thesis's claim for 0.375.
 //  - b in m^2 (as printed: b / l_i (l_i - l) must be an energy / k_s): the linear branch stores
 //    f k_s b eps_c at compressive strain eps_c = 1 - l / l_i and takes over at eps_c = b / l_i^2,

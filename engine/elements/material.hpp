@@ -4,10 +4,10 @@
 // Stretch and shear are the sheet's membrane moduli in N/m (a strip of width w pulled by F
 // lengthens by F / (stretch * w); shear the in-plane shear modulus): build_springs sizes each grid
 // spring by the rest area it stands for and the cell's shape so that the lattice has these moduli
-// on any cell aspect and resolution (docs/physics.md, mass-spring "Calibration"). Damping: N*s/m.
+// on any cell aspect and resolution (docs/models.md, mass-spring "Calibration"). Damping: N*s/m.
 // Bending rigidity B (N*m) goes to the shape-operator bend element, which feels B exactly, or,
 // with bend_element = bend-springs, onto Yu's classic bend springs spanning 2h as k_bend = B / h^2
-// (a dimensional mapping only: bend springs resist bending at second order; docs/physics.md,
+// (a dimensional mapping only: bend springs resist bending at second order; docs/models.md,
 // "Bending").
 #include "core/enum_names.hpp"
 
@@ -56,7 +56,7 @@ struct SpringMaterial {
   double stretch = 1000.0;         ///< 2D Young's modulus along the grid axes, N/m
   double shear = 100.0;            ///< in-plane shear modulus, N/m
   double bending = 1e-4;           ///< bending rigidity B, N*m
-  /// Springs model: how B is applied (docs/physics.md, "Bending").
+  /// Springs model: how B is applied (docs/models.md, "Bending").
   BendElement bend_element = BendElement::ShapeOperator;
   double damping = 0.02;           ///< spring damping along the spring axis, N*s/m
   double velocity_damping = 0.0;   ///< simple velocity damping a = -c v of Yu, sec. 6, 1/s: a

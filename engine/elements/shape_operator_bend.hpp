@@ -16,7 +16,7 @@
 // Why not the per-hinge weight of bw_conditions.hpp: a hinge alone cannot tell a fold across a
 // cell's diagonal from a bend, and on right-triangle grids the per-hinge energy lets a strip bend
 // through diagonal folds in series with the folds across it, ~25% too soft with square cells
-// (docs/physics.md, "Bending"). Coupling the hinges of one triangle gives the twist and oblique
+// (docs/models.md, "Bending"). Coupling the hinges of one triangle gives the twist and oblique
 // curvatures their plate energy.
 //
 // Anisotropy (sec. 4.3): each hinge carries B&W's weight w_i = (k_u du^2 + k_v dv^2) / (du^2 +

@@ -20,7 +20,7 @@ struct Spring {
   SpringType type = SpringType::Structural;
   /// Membrane sizing from the rest lattice (build_springs): apply_spring_material sets structural
   /// and shear springs to k = weight_c C + weight_g G, G the material's shear modulus and C the
-  /// lattice's axial constant (docs/physics.md, "Calibration" of the mass-spring model).
+  /// lattice's axial constant (docs/models.md, "Calibration" of the mass-spring model).
   double weight_c = 1, weight_g = 0;
 };
 

@@ -9,7 +9,7 @@
 // shape-operator bend (whose stiffest mode is far slower than the stretch's) and the air, are
 // applied as an impulse of k substeps' worth every k substeps and the substeps between see every
 // other force. They then cost 1 / k of their price at the same trajectory where k h times their
-// fastest rate is small (docs/physics.md, "Bending" and "Air"; MultipleTimeStepping.*). Each has
+// fastest rate is small (docs/models.md, "Bending" and "Air"; MultipleTimeStepping.*). Each has
 // its own interval (bend_interval, air_interval).
 #include <vector>
 

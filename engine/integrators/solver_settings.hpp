@@ -11,7 +11,7 @@
 
 namespace cloth {
 
-/// What the blow-up guard does with a step that diverged (docs/physics.md, "Blow-up guard").
+/// What the blow-up guard does with a step that diverged (docs/integrators.md, "Blow-up guard").
 enum class BlowUpResponse {
   Recover,  ///< roll back, redo with more substeps, and bring them back down once stable
   Stop,     ///< stop the run there and say so: the lesson of a classroom scene

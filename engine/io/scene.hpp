@@ -143,7 +143,7 @@ struct Scene {
 void apply_override(nlohmann::json& doc, const std::string& assignment);
 
 /// The warning of a springs cloth on a mesh file: a spring network cannot carry a membrane's
-/// moduli on uneven triangles (docs/physics.md, "Mass-spring model", calibration).
+/// moduli on uneven triangles (docs/models.md, "Mass-spring model", calibration).
 inline constexpr const char* kSpringsOnAMeshFile =
     "cloth.model 'springs' on a mesh file: its springs take k = stretch per edge, so stretch and "
     "shear are not the sheet's moduli there; 'edge-area' and 'baraff-witkin' hold them on any mesh";

@@ -8,7 +8,7 @@ namespace cloth {
 namespace {
 
 // density kg/m^2, stretch N/m, shear N/m, bending N*m, spring damping N*s/m (see the header and
-// docs/physics.md for the conversions from KES units).
+// docs/models.md for the conversions from KES units).
 SpringMaterial fabric(double density, double stretch, double shear, double bending, double damping) {
   SpringMaterial m;
   m.density = density;

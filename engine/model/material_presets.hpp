@@ -3,7 +3,7 @@
 // SI units. Values are typical magnitudes of each fabric class in Kawabata's KES-F units
 // (S. Kawabata, "The Standardization and Analysis of Hand Evaluation", 2nd ed., Textile Machinery
 // Society of Japan, 1980), chosen by us (not copied from a published table) and converted to SI as
-// documented in docs/physics.md ("Material presets"); the non-textile sheets (rubber, paper) come
+// documented in docs/models.md ("Material presets"); the non-textile sheets (rubber, paper) come
 // from E t and E t^3 / 12 of their bulk material. Not a measurement of one particular fabric.
 #include <string>
 #include <vector>

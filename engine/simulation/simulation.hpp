@@ -98,8 +98,8 @@ class Simulation {
   /// were gives the new integrator the count it last ran with here, else the scene's when the
   /// scene chose it, else default_substeps. Any change of the solver, the material, the model
   /// or the forces drops the substeps a blow-up recovery added (section "Blow-up guard" of
-  /// docs/physics.md): they were what the old settings needed. A switch of integrator starts the
-  /// statistics again: they are the running integrator's.
+  /// docs/integrators.md): they were what the old settings needed. A switch of integrator starts
+  /// the statistics again: they are the running integrator's.
   void set_solver(const SolverSettings& solver);
   /// An integrator's substeps before the user picks any: auto (0) for the explicit methods, 20
   /// for XPBD (Macklin et al. 2019's small steps), 1 for the implicit ones.

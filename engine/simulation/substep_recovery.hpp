@@ -1,8 +1,8 @@
 #pragma once
-// The blow-up guard's substep count while it recovers (solver.on_blowup = recover; docs/physics.md,
-// "Blow-up guard"): raised when a step diverges, halved back toward the user's count after a run
-// of stable frames, never below the count the stability bound asks for, and with the wait doubled
-// each time a halved count diverges again (exponential backoff).
+// The blow-up guard's substep count while it recovers (solver.on_blowup = recover;
+// docs/integrators.md, "Blow-up guard"): raised when a step diverges, halved back toward the user's
+// count after a run of stable frames, never below the count the stability bound asks for, and with
+// the wait doubled each time a halved count diverges again (exponential backoff).
 #include <algorithm>
 
 namespace cloth {

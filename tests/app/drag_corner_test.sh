@@ -27,7 +27,7 @@ case "$mode" in
   compare)
     # In a vacuum: with quadratic air drag the implicit pane's step diverges when the corner is
     # yanked 2.6 m within a frame (the blow-up guard redoes it at 2 substeps), in about half the
-    # runs; docs/physics.md, "Air drag and wind", names this weakness.
+    # runs; docs/models.md, "Air drag and wind", names this weakness.
     scene="$here/drag_compare_scene.json"
     pane='doc["panes"][1]'
     all_panes='doc["panes"]'

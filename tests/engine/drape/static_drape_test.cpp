@@ -1,6 +1,6 @@
 // Static drape solver (Feynman 1986 sections 4, 6, 7; static_drape.hpp): every minimiser reaches
 // the same equilibrium, which is a minimum; multigrid needs fewer work units than relaxation;
-// solids are respected; bad input is rejected. Measured numbers are printed (docs/physics.md).
+// solids are respected; bad input is rejected. Measured numbers are printed (docs/static-drape.md).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -115,7 +115,8 @@ TEST(StaticDrape, ResultIsAMinimum) {
 // symmetries; the curtain has one equilibrium, in its plane), so both are deterministic. Work units
 // count every pass of the multigrid over a level (sweeps, force and energy evaluations) weighted by
 // its size. Relaxation is given `budget` times the multigrid's work units as sweeps and must still
-// be more than 100 times the tolerance away (to convergence it needs far more: docs/physics.md).
+// be more than 100 times the tolerance away (to convergence it needs far more:
+// docs/static-drape.md).
 void expect_multigrid_beats_relaxation(int n, double budget) {
   const DrapeProblem p = curtain_drape_problem(n);
   const double tol = 1e-6;
@@ -142,8 +143,9 @@ TEST(StaticDrape, MultigridNeedsFewerWorkUnitsThanRelaxationAt17) {
 TEST(StaticDrape, MultigridNeedsFewerWorkUnitsThanRelaxationAt65) {
   // Measured: 5 V-cycles, 62.7 work units (the cycle count does not grow with the grid); red-black
   // relaxation is at 2.0e-4 N after the 125 sweeps it is given (with the 7 degree turn it needs
-  // 10712 to converge, against the multigrid's 150.5 work units: docs/physics.md). The budget is
-  // 2x so that the test stays under a minute in Release (a 65 x 65 red-black sweep takes ~0.2 s).
+  // 10712 to converge, against the multigrid's 150.5 work units: docs/static-drape.md). The budget
+  // is 2x so that the test stays under a minute in Release (a 65 x 65 red-black sweep takes
+  // ~0.2 s).
   expect_multigrid_beats_relaxation(65, 2);
 }
 

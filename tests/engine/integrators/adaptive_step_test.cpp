@@ -198,7 +198,7 @@ TEST(Adaptive, ImplicitKeepsTheFullStepOnceTheClothSettles) {
   EXPECT_EQ(sim.statistics().last_report.steps_taken, 1);
 }
 
-// docs/physics.md, "A jump of the kinematic grab and the implicit step": eq. 18 linearises the
+// docs/integrators.md, "A jump of the kinematic grab and the implicit step": eq. 18 linearises the
 // forces at the start of the step, and across a spring near its rest length the tangent stiffness
 // is about zero, so when the mouse moves a vertex one rest edge in one frame its neighbours lag and
 // its springs end the step stretched by about the jump. The adaptive steps of section 7 see the

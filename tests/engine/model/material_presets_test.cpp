@@ -1,5 +1,5 @@
 // The Breen fabrics and the material presets name the same cloth classes and must describe one
-// fabric each: a Breen preset's C is its membrane's Young's modulus (docs/physics.md, "Breen"),
+// fabric each: a Breen preset's C is its membrane's Young's modulus (docs/models.md, "Breen"),
 // the stretch of the material preset of its class, and breen_fabric_material gives the material
 // whose curves (breen_curves_for) hold the preset's small-strain moduli.
 #include <gtest/gtest.h>

@@ -24,7 +24,7 @@ constexpr double kDensity = 0.15;    // kg/m^2
 constexpr double kBending = 2.9e-5;  // N*m: lambda = 50 at g = 9.81 m/s^2
 // 80 cells along: every bend model here carries the clamp's first-order error (the hinge on the
 // clamp's last column owns a strip half inside the rigid clamp, about 2a/L of a small sag):
-// +0.35, +1.09, +1.40, +1.08 degrees at 40 cells, half that at 80 (docs/physics.md).
+// +0.35, +1.09, +1.40, +1.08 degrees at 40 cells, half that at 80 (docs/models.md).
 constexpr int kCellsAlong = 80;
 constexpr int kRows = 2;
 constexpr double kDegree = std::numbers::pi / 180;
@@ -192,7 +192,7 @@ std::vector<double> cantilever_angles(const Case& c, const StripMesh& strip, con
 }
 
 // The chord angles of model `c` on every cell shape, printed as a table (model x cells x lambda:
-// simulated angle and its difference from the elastica, degrees; docs/physics.md quotes it), and
+// simulated angle and its difference from the elastica, degrees; docs/models.md quotes it), and
 // with `hold` each within 1.5 degrees of the elastica: nearly straight (lambda = 1, chord 7
 // degrees) to strongly bent (lambda = 50, 75 degrees).
 void check_against_elastica(const Case& c, bool hold) {
@@ -232,7 +232,7 @@ TEST(Cantilever, EdgeAreaFollowsTheHeavyElasticaOnEveryMesh) {
   check_against_elastica({.name = "edge-area", .type = ModelType::EdgeArea}, true);
 }
 // Feynman's bend (5.3) is an isotropic plate of rigidity c1 = B with Poisson's ratio 1/3: per
-// point c1/3 h^2 [k_uu^2 + k_vv^2 + (k_uu + k_vv)^2 / 2 + 2 k_uv^2] (docs/physics.md), so a
+// point c1/3 h^2 [k_uu^2 + k_vv^2 + (k_uu + k_vv)^2 / 2 + 2 k_uv^2] (docs/models.md), so a
 // strip may curl across as it bends along (anticlastic bending). In this strip 2 cells wide only
 // the middle row's point has the lines that couple the two curvatures: its energy at the best curl
 // k_vv = -k_uu / 3 is 4/9 c1 h^2 k_uu^2 instead of 1/2, and the edge rows' two 1/4 are unchanged:

@@ -4,7 +4,7 @@
 //    load F, free to narrow, lengthens by F / (Y w) in its middle (Y the 2D Young's modulus, N/m);
 //  - simple shear: a square whose boundary is held on the field x' = x + gamma (z - z0) stores
 //    1/2 G gamma^2 per unit area at rest (G the in-plane shear modulus, N/m).
-// Each row (model x cells: measured / expected) is printed; docs/physics.md quotes the table
+// Each row (model x cells: measured / expected) is printed; docs/models.md quotes the table
 // (`build/tests/engine_tests --gtest_filter='*Membrane*'`).
 #include <gtest/gtest.h>
 
@@ -39,7 +39,7 @@ SpringMaterial test_material() {
 double stated_young(const ClothModel& model) { return model.material.stretch; }
 
 // The model's in-plane shear modulus (N/m) as its parameters state it. Feynman's lattice has no
-// shear parameter: its G = 2 r k_s follows from the thread modulus and r (docs/physics.md, 5.4).
+// shear parameter: its G = 2 r k_s follows from the thread modulus and r (docs/models.md, 5.4).
 double stated_shear(ModelType type, const ClothModel& model) {
   if (type == ModelType::Feynman) return 2 * model.material.diagonal_ratio * model.feynman_spring_k;
   return model.material.shear;

@@ -93,7 +93,7 @@ TEST_P(TriangulationIndependence, HammockSagAgreesOnAJitteredMesh) {
 INSTANTIATE_TEST_SUITE_P(Models, TriangulationIndependence,
                          ::testing::Values(ModelType::BaraffWitkin, ModelType::EdgeArea), model_test_name);
 
-// Printed, not held to 2% (docs/physics.md, "Calibration" of the mass-spring model): the springs
+// Printed, not held to 2% (docs/models.md, "Calibration" of the mass-spring model): the springs
 // are sized for the grid's rectangular cells, and on uneven cells a network of springs, one
 // constant per edge, cannot carry the membrane's moduli (measured 3.9% more sag).
 TEST(TriangulationIndependence, SpringsHammockOnAJitteredMeshIsPrinted) {
@@ -149,7 +149,7 @@ class SphereDrapeIndependence : public ::testing::TestWithParam<ModelType> {};
 
 // The corners' drop is held within 2% from 16^2 to 64^2 and, for the models defined on any
 // triangle, between the 32^2 grid and the jittered mesh; the hem radius, which follows the folds'
-// number and shape, is printed (docs/physics.md gives both).
+// number and shape, is printed (docs/models.md gives both).
 TEST_P(SphereDrapeIndependence, CornerDropAgreesFrom16To64AndOnAJitteredMesh) {
   const ModelType type = GetParam();
   const SphereDrape coarse = drape_over_sphere(type, 16), fine = drape_over_sphere(type, 64);
