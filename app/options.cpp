@@ -88,7 +88,7 @@ ParseResult parse_command_line(int argc, char** argv) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cli.add_option("--compare", o.compare,
                  "Side by side: one pane per value of a scene field, e.g. "
-                 "--compare solver.integrator=explicit,implicit (2 to 4 values)");
+                 "--compare solver.integrator=symplectic-euler,implicit (2 to 4 values)");
   cli.add_option("--screenshot", o.screenshot_path, "Save a PNG of the last frame on exit");
   cli.add_option("--window", window_text, "Window / video size WxH in px, e.g. 1280x720");
   cli.add_option("--quit-after-frames", o.quit_after_frames,
