@@ -67,7 +67,11 @@ PY
 
 # Side by side from the panel. Scene > compare offers solver.integrator with implicit, projective,
 # vbd and xpbd; with the Scene section open (its header at y = 63), "Side by side" is at y = 245
-# and runs the scene once per value; "One cloth" beside it runs it alone again.
+# and runs the scene once per value; "One cloth" beside it runs it alone again. Paused first: in
+# a sanitized build beside other tests the steps can outlast the window's wait for them, and the
+# stepping panel then stands where these buttons are (tests/app/slow_step_test.sh tests it).
+xdotool key space
+wait_for_stats 'doc["app"]["paused"]' "pause"
 wid=$(xdotool search --sync --name "clothsim" | head -n1)
 xdotool windowmove --sync "$wid" 0 0
 wait_frames
