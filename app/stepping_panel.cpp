@@ -24,10 +24,8 @@ SteppingActions Ui::build_stepping(StepProgress& progress, double now, UiState& 
     const PaneRect picture{vp->Pos.x + left, vp->Pos.y, vp->Size.x - left, vp->Size.y};
     draw_picture_overlay(state.view.caption ? stats.caption : "", 0.0f, picture, "", status);
   }
-  // In the panel's place and at its width, so that the panes keep their layout. (A panel drawn
-  // once only, on ImGui's first frame, has not taken its size yet.)
-  if (panel_rect_.width <= 0) panel_rect_.left = panel_rect_.top = kPanelPosition;
-  panel_rect_.width = kPanelWidth * scale();
+  // In the panel's place and at its width (steps start once it has one: panel_laid_out), so that
+  // side-by-side panes keep their layout.
   ImGui::SetNextWindowPos(ImVec2(panel_rect_.left, panel_rect_.top), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(panel_rect_.width, 0), ImGuiCond_Always);
   ImGui::Begin("clothsim (computing a step)", nullptr,

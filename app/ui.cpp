@@ -87,6 +87,10 @@ void Ui::render() {
   imgui_.render();
 }
 
+bool Ui::panel_laid_out() const {
+  return ImGui::GetFrameCount() >= 2;
+}
+
 bool Ui::covers(double x, double y) const {
   const ImVec2 point{float(x), float(y)};
   for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {

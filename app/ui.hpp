@@ -128,6 +128,10 @@ class Ui {
   std::string save_path() const { return save_path_; }
   /// Where the control panel was drawn last frame (window px).
   const PaneRect& panel_rect() const { return panel_rect_; }
+  /// Whether the panel has taken its width: an auto-sized ImGui window is measured on its first
+  /// frame and sized on the second. The stepping panel takes that width, so that side-by-side
+  /// panes keep their place when it appears.
+  bool panel_laid_out() const;
   /// Presentation scale of the panel's text and widgets (ImGuiSession::set_scale); the panel's
   /// width follows on the next frame. Between frames.
   void set_scale(float scale);

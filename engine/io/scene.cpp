@@ -460,6 +460,8 @@ std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<s
   const auto sets = [](const std::vector<std::string>& list, const std::string& key) {
     return std::any_of(list.begin(), list.end(), [&](const std::string& o) { return o.starts_with(key + "="); });
   };
+  std::vector<std::string> file_warnings;
+  const IntegratorType file_integrator = load_scene(path, {}, file_warnings).solver.integrator;
   std::vector<Scene> scenes;
   for (const ComparePane& pane : panes) {
     std::vector<std::string> all = overrides;
@@ -472,7 +474,7 @@ std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<s
     }
     // The file's substeps are for the file's integrator (as Simulation::set_solver has it): a
     // pane that switches integrator without naming its substeps gets that integrator's own.
-    if (sets(all, "solver.integrator") && !sets(all, "solver.substeps")) {
+    if (scenes.back().solver.integrator != file_integrator && !sets(all, "solver.substeps")) {
       scenes.back().solver.substeps = Simulation::default_substeps(scenes.back().solver.integrator);
     }
     for (const std::string& w : pane_warnings) {

@@ -96,7 +96,7 @@ TEST(ComparePanes, APaneThatSwitchesIntegratorRunsItsOwnSubsteps) {
   const std::vector<Scene> own =
       load_pane_scenes(path, {}, compare_sweep("solver.integrator=verlet,implicit,xpbd"), warnings);
   ASSERT_EQ(own.size(), 3u);
-  EXPECT_EQ(own[0].solver.substeps, 0) << "an explicit integrator: auto";
+  EXPECT_EQ(own[0].solver.substeps, 100) << "the file's integrator keeps the file's substeps";
   EXPECT_EQ(own[1].solver.substeps, 1);
   EXPECT_EQ(own[2].solver.substeps, 20);
   // Substeps named anywhere are the user's for every pane.
@@ -105,6 +105,9 @@ TEST(ComparePanes, APaneThatSwitchesIntegratorRunsItsOwnSubsteps) {
   for (const Scene& p : named) EXPECT_EQ(p.solver.substeps, 2);
   const std::vector<Scene> other = load_pane_scenes(path, {}, compare_sweep("solver.dt=0.01,0.02"), warnings);
   for (const Scene& p : other) EXPECT_EQ(p.solver.substeps, 100) << "no switch: the file's";
+  const std::vector<Scene> explicit_pane =
+      load_pane_scenes(path, {}, compare_sweep("solver.integrator=symplectic-euler,implicit"), warnings);
+  EXPECT_EQ(explicit_pane[0].solver.substeps, 0) << "another explicit integrator: auto";
 }
 
 TEST(ComparePanes, ABadPaneOverrideNamesThePane) {
