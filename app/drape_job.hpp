@@ -1,7 +1,8 @@
 #pragma once
-// A static drape (Feynman's energy minimisation, engine/static_drape.hpp, or Weil's geometric
-// model, engine/weil_drape.hpp) solved in a background thread, so the window stays responsive and
-// shows the energy and residual force per sweep while it runs (not for the geometric model). The
+// A static drape (Feynman's energy minimisation, engine/drape/static_drape.hpp, or Weil's
+// geometric model, engine/drape/weil_drape.hpp) solved in a background thread, so the window stays
+// responsive and shows the energy and residual force per sweep while it runs (not for the
+// geometric model). The
 // problem is a copy of the simulation's cloth at the start; the result is applied by the caller
 // (Simulation::set_positions) once it is taken.
 #include <atomic>

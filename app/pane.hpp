@@ -1,6 +1,6 @@
 #pragma once
 // One running copy of the scene. The app and the headless runner hold one pane, or 2..4 side by
-// side when the scene has a "compare" list or --compare is given (cloth/compare_panes.hpp).
+// side when the scene has a "compare" list or --compare is given (engine/io/compare_panes.hpp).
 #include <memory>
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // The replay timeline: live, or showing a past moment of the run from the panes' replay buffers
-// (cloth/simulation/replay_buffer.hpp), still or playing at a chosen speed. While it shows the
+// (engine/simulation/replay_buffer.hpp), still or playing at a chosen speed. While it shows the
 // past, the simulations wait; going back to live resumes them where they were. Left and Right
 // step a frame, Home plays from the oldest frame, End goes back to live, and the panel's Replay
 // section scrubs.

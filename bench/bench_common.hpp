@@ -79,7 +79,7 @@ inline void set_strain_counters(benchmark::State& state, const StrainSummary& s)
   state.counters["mean_edge_strain"] = s.mean;
 }
 
-// The accuracy the strain-target search asks for (accuracy_bench.cpp): the largest edge strain
+// The accuracy the strain-target search asks for (step_bench.cpp, BM_Accurate): the largest edge strain
 // at most 2% at every frame of the run, warm-up included.
 constexpr double kStrainTarget = 0.02;
 // Frames timed after the search's warm-up (short: the search itself runs many configurations).

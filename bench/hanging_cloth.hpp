@@ -28,7 +28,7 @@ struct Variant {
   // material's constants: stretch and shear in N/m, bending in N*m).
   cloth::ModelType model = cloth::ModelType::Springs;
   // Overrides of the integrator's own settings (0 / negative: as above), for the strain-target
-  // search (accuracy_bench.cpp): substeps per step, iterations per substep (XPBD's passes,
+  // search (step_bench.cpp, BM_Accurate): substeps per step, iterations per substep (XPBD's passes,
   // projective's or VBD's iterations) and Verlet's strain limit (Provot 1995).
   int substeps = 0;
   int iterations = 0;

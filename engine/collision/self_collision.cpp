@@ -270,13 +270,4 @@ SelfCollisionStats SelfCollider::resolve(const std::vector<double>& mass,
   return stats;
 }
 
-SelfCollisionStats resolve_self_collisions(const RestMesh& mesh, const std::vector<double>& mass,
-                                           const std::vector<std::uint8_t>& pinned,
-                                           const std::vector<Vec3>& x_start, ClothState& state,
-                                           const SelfCollisionSettings& settings) {
-  if (!settings.enabled) return {};
-  SelfCollider collider(mesh);
-  return collider.resolve(mass, pinned, x_start, state, settings);
-}
-
 }  // namespace cloth

@@ -135,11 +135,4 @@ bool edge_edge_proximity(const std::array<int, 2>& e, const std::array<int, 2>& 
                          const std::vector<Vec3>& x0, const std::vector<Vec3>& x, double h,
                          ProximityPair& out);
 
-/// Convenience: builds the topology on every call (O(T log T)); keep a SelfCollider instead when
-/// calling every step.
-SelfCollisionStats resolve_self_collisions(const RestMesh& mesh, const std::vector<double>& mass,
-                                           const std::vector<std::uint8_t>& pinned,
-                                           const std::vector<Vec3>& x_start, ClothState& state,
-                                           const SelfCollisionSettings& settings);
-
 }  // namespace cloth

@@ -55,7 +55,6 @@ class SpatialHash {
   void query(const Aabb& box, F&& f) const;
 
   int box_count() const { return static_cast<int>(boxes_.size()); }
-  int entry_count() const { return static_cast<int>(entries_.size()); }
   int oversize_count() const { return static_cast<int>(oversize_.size()); }
   double cell_size() const { return cell_; }
 

@@ -80,16 +80,6 @@ int air_interval(const ClothModel& model, const ClothState& state, const Externa
   return interval_in_substeps(tau, dt / std::max(substeps, 1), substeps);
 }
 
-const char* ExplicitIntegrator::name() const {
-  switch (method_) {
-    case Method::ForwardEuler: return "explicit-euler";
-    case Method::SymplecticEuler: return "symplectic-euler";
-    case Method::Verlet: return "verlet";
-    case Method::Rk4: return "rk4";
-  }
-  return "?";
-}
-
 StepReport ExplicitIntegrator::step(ClothState& state, const ClothModel& model,
                                     const StepContext& ctx) {
   const double h = ctx.dt / ctx.substeps;

@@ -54,7 +54,6 @@ class ExplicitIntegrator final : public Integrator {
     Rk4,              ///< classical 4-stage Runge-Kutta on (x, v)
   };
   explicit ExplicitIntegrator(Method method) : method_(method) {}
-  const char* name() const override;
   StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) override;
 
  private:

@@ -19,7 +19,6 @@ namespace cloth {
 
 class ImplicitEulerIntegrator final : public Integrator {
  public:
-  const char* name() const override { return "implicit"; }
   StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) override;
   /// The solver's state after the last step (tests: what IC(0) factored).
   const PcgWorkspace& pcg_workspace() const { return pcg_; }

@@ -34,7 +34,6 @@ struct StepReport {
 class Integrator {
  public:
   virtual ~Integrator() = default;
-  virtual const char* name() const = 0;
   /// Advances `state` by ctx.dt. Pinned vertices end exactly at their pin positions.
   virtual StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) = 0;
 };

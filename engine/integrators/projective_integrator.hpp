@@ -53,7 +53,6 @@ namespace cloth {
 
 class ProjectiveIntegrator final : public Integrator {
  public:
-  const char* name() const override { return "projective"; }
   StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) override;
 
   /// Times the global matrix was factored since construction (tests: once per change of h,

@@ -43,7 +43,6 @@ namespace cloth {
 
 class VbdIntegrator final : public Integrator {
  public:
-  const char* name() const override { return "vbd"; }
   StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) override;
 
   /// The colouring the iterations use (tests: no element has two vertices of one colour).

@@ -39,7 +39,6 @@ namespace cloth {
 
 class XpbdIntegrator final : public Integrator {
  public:
-  const char* name() const override { return "xpbd"; }
   StepReport step(ClothState& state, const ClothModel& model, const StepContext& ctx) override;
 
  private:

@@ -1,6 +1,6 @@
 #pragma once
 // Statistics of a run, gathered frame by frame and written as the --stats JSON (field names in
-// ../shared/DESIGN.md, "Headless contract").
+// docs/architecture.md, "Headless contract").
 #include <cstdint>
 #include <string>
 #include <vector>

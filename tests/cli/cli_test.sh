@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The headless CLI contract (DESIGN.md "Headless contract"):
+# The headless CLI contract (docs/architecture.md, "Headless contract"):
 #  - every kind of bad input gives exactly one stderr line "clothsim: error: ..." and exit code 2,
 #    never a crash or a signal;
 #  - an unknown key gives a warning naming it and the run goes on;
