@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
+#include "io/scene.hpp"
 
 namespace app {
 
@@ -21,15 +22,28 @@ std::string default_shader_dir() {
   return CLOTHSIM_SHADER_DIR;
 }
 
-std::vector<std::string> builtin_scene_paths() {
-  std::vector<std::string> paths;
+std::vector<SceneFile> scene_files_in(const std::string& dir) {
+  std::vector<SceneFile> files;
   std::error_code ec;
-  const std::filesystem::path dir = std::filesystem::path(default_scene_path()).parent_path();
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
+    if (entry.path().extension() != ".json") continue;
+    SceneFile file;
+    file.path = entry.path().string();
+    try {
+      const nlohmann::json doc = cloth::load_scene_document(file.path, {});
+      if (doc.is_object() && doc.contains("name") && doc["name"].is_string()) file.name = doc["name"];
+    } catch (const std::exception&) {
+      // Listed all the same: picking it loads it, and the load says what is wrong.
+    }
+    file.summary = file.name.substr(0, file.name.find(':'));
+    files.push_back(std::move(file));
   }
-  std::sort(paths.begin(), paths.end());
-  return paths;
+  std::sort(files.begin(), files.end(), [](const SceneFile& a, const SceneFile& b) { return a.path < b.path; });
+  return files;
+}
+
+std::vector<SceneFile> builtin_scenes() {
+  return scene_files_in(std::filesystem::path(default_scene_path()).parent_path().string());
 }
 
 void ensure_parent_dir(const std::string& path) {

@@ -9,8 +9,17 @@ std::string default_scene_path();  ///< ${CLOTHSIM_ASSET_DIR}/scenes/default.jso
 std::string default_shader_dir();  ///< ${CLOTHSIM_SHADER_DIR}
 std::string texture_dir();         ///< ${CLOTHSIM_ASSET_DIR}/textures
 
-/// The built-in scenes (every .json of the default scene's folder), sorted, as full paths.
-std::vector<std::string> builtin_scene_paths();
+/// A scene file as the panel's picker lists it.
+struct SceneFile {
+  std::string path;     ///< full path
+  std::string name;     ///< the scene's "name" ("" when it has none or cannot be read)
+  std::string summary;  ///< what the picker shows beside the file: the name up to its first ':'
+};
+/// Every .json of `dir`, sorted by path. A file that is not a readable scene document is listed
+/// with an empty name: loading it is what reports why.
+std::vector<SceneFile> scene_files_in(const std::string& dir);
+/// The built-in scenes: scene_files_in the default scene's folder.
+std::vector<SceneFile> builtin_scenes();
 
 /// Creates the parent directory of an output path if it is missing. Only for the app's own
 /// default names (out/screenshot-*.png, out/recording-*.mp4); paths the user typed are checked

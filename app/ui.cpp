@@ -197,18 +197,18 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const C
 }
 
 void Ui::scene_section(const UiStats& stats, bool side_by_side, UiActions& actions) {
-  const std::string current = std::filesystem::path(stats.scene_path).filename().string();
-  if (ImGui::BeginCombo("built-in", current.c_str())) {
-    for (const std::string& path : builtin_scene_paths()) {
-      const std::string name = std::filesystem::path(path).filename().string();
-      if (ImGui::Selectable(name.c_str(), path == stats.scene_path)) actions.load_scene = path;
-    }
-    ImGui::EndCombo();
-  }
-  tip("Load one of the scenes of assets/scenes (docs/scenes.md says what each shows)");
+  scene_picker(stats.scene_path, actions);
+  const bool entered = ImGui::InputTextWithHint("##open-path", "path of a scene file", open_path_,
+                                                sizeof open_path_, ImGuiInputTextFlags_EnterReturnsTrue);
+  tip("Open a scene file of your own (Enter or Open): its path, absolute or relative to the folder "
+      "clothsim was started in (docs/scene-format.md); a broken file keeps this scene and says why");
+  ImGui::SameLine();
+  const bool open = ImGui::Button("Open");
+  if ((open || entered) && open_path_[0] != '\0') actions.load_scene = open_path_;
   if (ImGui::Button("Reload from disk")) actions.load_scene = stats.scene_path;
   tip("Read the scene file again, e.g. after editing it (L); a broken file keeps this scene");
   ImGui::TextWrapped("%s", stats.scene_path.c_str());
+  if (!stats.caption.empty()) tip(stats.caption.c_str());
   ImGui::InputText("##save-path", save_path_, sizeof save_path_);
   tip("Where Save writes the scene (a JSON file; relative to the folder clothsim was started in)");
   ImGui::SameLine();
@@ -226,6 +226,24 @@ void Ui::scene_section(const UiStats& stats, bool side_by_side, UiActions& actio
   if (sequence) ImGui::Text("OBJ frames: %s (%d)", stats.sequence_dir.c_str(), stats.sequence_frames);
   if (cache) ImGui::Text("PC2: %s (%d frames)", stats.point_cache_path.c_str(), stats.point_cache_samples);
   compare_setup(side_by_side, actions);
+}
+
+void Ui::scene_picker(const std::string& scene_path, UiActions& actions) {
+  const std::filesystem::path current(scene_path);
+  const bool builtin = current.parent_path() == std::filesystem::path(default_scene_path()).parent_path();
+  const std::string preview = builtin ? current.stem().string() : "your file: " + current.filename().string();
+  if (ImGui::BeginCombo("scene", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
+    if (ImGui::IsWindowAppearing()) scene_files_ = builtin_scenes();  // files added since show up
+    for (const SceneFile& file : scene_files_) {
+      const std::string stem = std::filesystem::path(file.path).stem().string();
+      if (ImGui::Selectable(stem.c_str(), file.path == scene_path)) actions.load_scene = file.path;
+      if (!file.name.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", file.name.c_str());
+      ImGui::SameLine(ImGui::GetFontSize() * 19);
+      ImGui::TextDisabled("%s", file.summary.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  tip("Load one of the scenes shipped in assets/scenes (docs/scenes.md says what each shows)");
 }
 
 void Ui::compare_setup(bool side_by_side, UiActions& actions) {

@@ -3,6 +3,7 @@
 // view toggles, run statistics, and the F1 help overlay. Owns the ImGui context and backends.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "simulation/simulation.hpp"
 #include "drape_job.hpp"
@@ -10,6 +11,7 @@
 #include "imgui_session.hpp"
 #include "pane.hpp"
 #include "pane_overlay.hpp"
+#include "paths.hpp"
 #include "renderer.hpp"
 #include "step_history.hpp"
 #include "camera.hpp"
@@ -151,6 +153,8 @@ class Ui {
 
  private:
   void scene_section(const UiStats& stats, bool side_by_side, UiActions& actions);
+  /// The built-in scenes by file and what each shows; a file of the user's is named as such.
+  void scene_picker(const std::string& scene_path, UiActions& actions);
   /// The side-by-side setup: a parameter, 2..4 values, start and stop.
   void compare_setup(bool side_by_side, UiActions& actions);
   /// `timeline`: the replay buffer its Replay button plays (null: none).
@@ -195,6 +199,8 @@ class Ui {
   DrapeJob drape_;              ///< the static drape being solved in the background
   std::string drape_status_;             ///< last drape's outcome, one line
   char save_path_[512] = "";             ///< the Scene section's "save as" field
+  char open_path_[512] = "";             ///< the Scene section's "open a file" field
+  std::vector<SceneFile> scene_files_;   ///< the picker's list, read when it opens
   ClothLayout layout_draft_;             ///< the Cloth section's values
   const ClothLayout* draft_of_ = nullptr;  ///< the layout the draft was copied from
   bool grid_edited_ = false, pins_edited_ = false, slides_edited_ = false;  ///< not rebuilt yet

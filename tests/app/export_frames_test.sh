@@ -43,7 +43,7 @@ read -r points samples < <(pc2_counts "$tmp/run.pc2") || fail "the point cache i
 echo "export_frames_test: command line: $steps steps -> $files OBJ files, $samples PC2 samples"
 
 # 2. The Scene section (closed by default, its header at y = 63 in the default layout; opened,
-# "Export OBJ frames" and "Export PC2" are at y = 172).
+# "Export OBJ frames" and "Export PC2" are at y = 195).
 mkdir -p "$tmp/work"
 mv "$tmp/app.log" "$tmp/cli.log"
 (cd "$tmp/work" && exec "$bin" --scene "$root/tests/app/drag_scene.json" --window 1024x768 --stats "$tmp/stats.json") \
@@ -55,9 +55,9 @@ xdotool windowmove --sync "$wid" 0 0
 sleep 0.5
 xdotool mousemove 60 63 click 1
 wait_frames
-xdotool mousemove 80 172 click 1
+xdotool mousemove 80 195 click 1
 wait_frames
-xdotool mousemove 190 172 click 1
+xdotool mousemove 190 195 click 1
 for _ in $(seq 60); do
   grep -q "writing point cache" "$tmp/app.log" && break
   sleep 0.5
@@ -66,9 +66,9 @@ grep -q "writing OBJ frames to out/sequence-" "$tmp/app.log" || fail "Export OBJ
 grep -q "writing point cache out/cache-" "$tmp/app.log" || fail "Export PC2 did not start"
 steps=$(stat 'doc["steps"]')
 wait_for_stats "doc['steps'] > $steps + 30" "30 steps exported"
-xdotool mousemove 80 172 click 1
+xdotool mousemove 80 195 click 1
 wait_frames
-xdotool mousemove 190 172 click 1
+xdotool mousemove 190 195 click 1
 for _ in $(seq 60); do
   grep -q "wrote point cache" "$tmp/app.log" && break
   sleep 0.5

@@ -3,8 +3,8 @@
 # broken on disk and reloaded with L (the app must show the error, keep running the previous
 # scene, and stay responsive), then replaced by a valid scene of another size and integrator and
 # reloaded (the app must run the new one); Ctrl+S saves it as it runs and the saved file loads
-# headless; last, the Scene section's side-by-side setup runs it once per integrator and alone
-# again. Read back through the app's --stats JSON.
+# headless; the Scene section's side-by-side setup runs it once per integrator and alone again;
+# last, a file of one's own is opened by its path. Read back through the app's --stats JSON.
 #
 # usage: reload_scene_test.sh PATH/TO/clothsim REPO_ROOT
 # needs: Xvfb, xdotool, python3 (standard library only)
@@ -16,6 +16,12 @@ require_tools Xvfb xdotool python3
 
 
 start_private_xvfb
+
+hold_keys() {
+  xdotool keydown "$1"
+  sleep 0.2
+  xdotool keyup "$1"
+}
 cp "$root/tests/app/drag_scene.json" "$tmp/scene.json"
 # Started in $tmp: Ctrl+S saves to out/ of the folder the app was started in.
 (cd "$tmp" && exec "$bin" --scene "$tmp/scene.json" --window 800x600 --stats "$tmp/stats.json") >"$tmp/app.log" 2>&1 &
@@ -66,7 +72,7 @@ if abs(saved_distance - distance) > 1e-4 * distance or distance < 3.0:
 PY
 
 # Side by side from the panel. Scene > compare offers solver.integrator with implicit, projective,
-# vbd and xpbd; with the Scene section open (its header at y = 63), "Side by side" is at y = 245
+# vbd and xpbd; with the Scene section open (its header at y = 63), "Side by side" is at y = 268
 # and runs the scene once per value; "One cloth" beside it runs it alone again. Paused first: in
 # a sanitized build beside other tests the steps can outlast the window's wait for them, and the
 # stepping panel then stands where these buttons are (tests/app/slow_step_test.sh tests it).
@@ -77,16 +83,45 @@ xdotool windowmove --sync "$wid" 0 0
 wait_frames
 xdotool mousemove 60 63 click 1
 wait_frames
-xdotool mousemove 60 245 click 1
+xdotool mousemove 60 268 click 1
 wait_for_stats '[p["label"] for p in doc.get("panes", [])] == ["solver.integrator=" + v for v in ("implicit", "projective", "vbd", "xpbd")]' \
   "four panes, one per integrator"
 title=$(xdotool getwindowname "$wid")
 [[ "$title" != *"["* ]] || fail "side by side, the title names the first pane: $title"
 echo "reload_scene_test: side by side -> $(stat '[p["label"] for p in doc["panes"]]'), title '$title'"
 wait_frames
-xdotool mousemove 150 245 click 1
+xdotool mousemove 150 268 click 1
 wait_for_stats '"panes" not in doc and doc["vertices"] == 100' "one cloth again"
 echo "reload_scene_test: one cloth -> $(stat 'doc["integrator"]'), $(stat 'doc["vertices"]') vertices"
+
+# Open a file of one's own: its path typed into the Scene section's field (y = 109) and Enter runs
+# it (a 12 x 12 cloth); then a path that names no file, and the Open button beside the field
+# (x = 251), keep that scene and say so (last: the error line above the sections moves the field
+# down). Keys are held a moment: ImGui 1.86 reads a key's state once a frame, and a press and
+# release between two frames is lost (typed characters are queued and are not).
+python3 - "$root/tests/app/drag_scene.json" "$tmp/mine.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["cloth"]["mesh"]["grid"]["resolution"] = [12, 12]
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+wait_frames
+xdotool mousemove 60 109 click 1
+wait_frames
+xdotool type --delay 20 "$tmp/mine.json"
+hold_keys Return
+wait_for_stats 'doc["vertices"] == 144 and doc["app"]["scene_error"] == ""' "the opened file running"
+echo "reload_scene_test: opened $tmp/mine.json -> $(stat 'doc["vertices"]') vertices"
+xdotool mousemove 60 109 click 1
+wait_frames
+hold_keys ctrl+a
+hold_keys BackSpace
+xdotool type --delay 20 "$tmp/missing.json"
+wait_frames
+xdotool mousemove 251 109 click 1
+wait_for_stats 'doc["app"]["scene_error"] != ""' "the missing file's error"
+echo "reload_scene_test: open a missing file -> $(stat 'doc["app"]["scene_error"]')"
+[ "$(stat 'doc["vertices"]')" = 144 ] || fail "a missing file replaced the scene"
 
 quit_app_with_escape
 echo "PASS: reload_scene_test"

@@ -145,4 +145,26 @@ TEST(Paths, SaveProposesTheSceneNameInOut) {
   EXPECT_EQ(app::default_save_path(""), "out/scene-saved.json");
 }
 
+TEST(Paths, ThePickerListsSceneFilesWithWhatTheyShow) {
+  const fs::path dir = scratch_dir("picker");
+  fs::create_directories(dir);
+  std::ofstream(dir / "b_named.json") << R"({"name": "Feynman figure 20: cloth draped over a sphere"})";
+  std::ofstream(dir / "a_broken.json") << R"({"name": )";
+  std::ofstream(dir / "c_unnamed.json") << R"({"cloth": {}})";
+  std::ofstream(dir / "notes.txt") << "not a scene";
+  const std::vector<app::SceneFile> files = app::scene_files_in(dir.string());
+  ASSERT_EQ(files.size(), 3u) << "every .json, nothing else";
+  EXPECT_EQ(fs::path(files[0].path).filename(), "a_broken.json") << "sorted";
+  EXPECT_EQ(files[0].name, "") << "a broken file is listed; loading it says why";
+  EXPECT_EQ(files[1].name, "Feynman figure 20: cloth draped over a sphere");
+  EXPECT_EQ(files[1].summary, "Feynman figure 20");
+  EXPECT_EQ(files[2].summary, "");
+  fs::remove_all(dir);
+
+  // Every shipped scene has a name to show.
+  const std::vector<app::SceneFile> shipped = app::builtin_scenes();
+  ASSERT_GE(shipped.size(), 30u);
+  for (const app::SceneFile& f : shipped) EXPECT_FALSE(f.summary.empty()) << f.path;
+}
+
 }  // namespace
