@@ -323,18 +323,7 @@ void Renderer::draw(const cloth::SimulationView& sim, const OrbitCamera& camera,
     lit_.set("u_flat", 0);
   }
 
-  // Solids at their real size (the contact offset is not drawn), where their motion puts them.
-  lit_.set("u_front_color", kSphereColor);
-  lit_.set("u_back_color", kSphereColor);
-  lit_.set("u_shininess", 48.0f);
-  lit_.set("u_specular", 0.35f);
-  for (size_t k = 0; k < collider_meshes_.size(); ++k) {
-    if (!collider_meshes_[k]) continue;
-    const cloth::Vec3 offset = sim.collider_displacement(int(k));
-    lit_.set("u_model", glm::translate(glm::mat4(1.0f), to_glm(offset)));
-    glBindVertexArray(collider_meshes_[k]->vao.id());
-    glDrawElements(GL_TRIANGLES, collider_meshes_[k]->index_count, GL_UNSIGNED_INT, nullptr);
-  }
+  draw_solids(sim);
 
   // Cloth. The filled pass is pushed back so the wireframe lines win the depth test.
   glBindVertexArray(cloth_.vao.id());
@@ -368,8 +357,9 @@ void Renderer::draw(const cloth::SimulationView& sim, const OrbitCamera& camera,
     lit_.set("u_flat", 0);
   }
 
-  // Element lines lie on the cloth (which was pushed back) and are depth-tested like it; arrows
-  // go on top of everything: half of them would otherwise point into the cloth and vanish.
+  // Element lines lie on the cloth (which was pushed back) and are depth-tested like it. Arrows
+  // are hidden by the solids in front of them but not by the cloth, into which half of them
+  // point: the pane's depth is cleared and the solids' written again, depth only.
   upload_arrows(sim, view, eye);
   if (arrow_point_count_ > 0) {
     lines_.use();
@@ -378,10 +368,20 @@ void Renderer::draw(const cloth::SimulationView& sim, const OrbitCamera& camera,
     glBindVertexArray(arrow_vao_.id());
     lines_.set("u_line_width_px", kElementLineWidthPx * marker_scale_);
     glDrawArrays(GL_LINES, 0, element_point_count_);
-    glDisable(GL_DEPTH_TEST);
-    lines_.set("u_line_width_px", kArrowWidthPx * marker_scale_);
-    glDrawArrays(GL_LINES, element_point_count_, arrow_point_count_ - element_point_count_);
-    glEnable(GL_DEPTH_TEST);
+    if (arrow_point_count_ > element_point_count_) {
+      glEnable(GL_SCISSOR_TEST);
+      glScissor(vp.x, vp.y, vp.width, vp.height);
+      glClear(GL_DEPTH_BUFFER_BIT);
+      glDisable(GL_SCISSOR_TEST);
+      glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+      lit_.use();
+      draw_solids(sim);
+      glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+      lines_.use();
+      glBindVertexArray(arrow_vao_.id());
+      lines_.set("u_line_width_px", kArrowWidthPx * marker_scale_);
+      glDrawArrays(GL_LINES, element_point_count_, arrow_point_count_ - element_point_count_);
+    }
   }
 
   // Markers on top of everything: a pin hidden behind the cloth is still worth seeing.
@@ -395,6 +395,21 @@ void Renderer::draw(const cloth::SimulationView& sim, const OrbitCamera& camera,
     glEnable(GL_DEPTH_TEST);
   }
   glBindVertexArray(0);
+}
+
+void Renderer::draw_solids(const cloth::SimulationView& sim) {
+  // At their real size (the contact offset is not drawn).
+  lit_.set("u_front_color", kSphereColor);
+  lit_.set("u_back_color", kSphereColor);
+  lit_.set("u_shininess", 48.0f);
+  lit_.set("u_specular", 0.35f);
+  for (size_t k = 0; k < collider_meshes_.size(); ++k) {
+    if (!collider_meshes_[k]) continue;
+    const cloth::Vec3 offset = sim.collider_displacement(int(k));
+    lit_.set("u_model", glm::translate(glm::mat4(1.0f), to_glm(offset)));
+    glBindVertexArray(collider_meshes_[k]->vao.id());
+    glDrawElements(GL_TRIANGLES, collider_meshes_[k]->index_count, GL_UNSIGNED_INT, nullptr);
+  }
 }
 
 void draw_panes(const std::vector<std::unique_ptr<Renderer>>& renderers, const std::vector<Pane>& panes,

@@ -64,6 +64,8 @@ class Renderer {
   /// The element lines and arrows `view` asks for (none: nothing uploaded).
   void upload_arrows(const cloth::SimulationView& sim, const ViewOptions& view, const glm::vec3& eye);
   void draw_ground(const Ground& g, const glm::mat4& view_proj, const glm::vec3& eye);
+  /// The solids' meshes where their motion puts them, with the lit program in use.
+  void draw_solids(const cloth::SimulationView& sim);
 
   ShaderProgram lit_;
   ShaderProgram ground_;

@@ -79,4 +79,29 @@ ratio = two / max(one, 1)
 print(f"velocity arrows: {one} px at scale 1, {two} px at scale 2 (x{ratio:.2f})")
 sys.exit(0 if one >= 200 and 1.6 <= ratio <= 2.6 else 1)
 PY
-echo "PASS: ${#modes[@]} render modes, no OpenGL error, each visibly different; arrows scale"
+# Arrows are hidden by a solid in front of them: a cloth hanging behind a sphere, seen straight
+# on, with its force arrows (gravity's, on every vertex) and without; the sphere's disc (about
+# 48 px across the middle of the 480 x 270 picture) is the same in both, the rest is not.
+for run in plain force; do
+  xvfb-run -a -s "-screen 0 1280x800x24" "$bin" --headless --frames 5 --scene "$root/tests/app/arrows_behind_sphere_scene.json" \
+    --window 480x270 --view "$([ $run = force ] && echo force)" --screenshot "$tmp/behind-$run.png" >"$tmp/behind.log" 2>&1 ||
+    { cat "$tmp/behind.log" >&2; fail "the sphere scene exited with status $?"; }
+done
+python3 - "$root/tests/app" "$tmp" <<'PY' || fail "arrows behind the sphere are drawn over it"
+import sys
+sys.path.insert(0, sys.argv[1])
+from png_check import decode_png
+
+def pixels(path):
+    w, h, ch, rows = decode_png(path)
+    return {(x, y): tuple(rows[y][x * ch:x * ch + 3]) for y in range(h) for x in range(w)}
+
+plain, force = (pixels(f"{sys.argv[2]}/behind-{run}.png") for run in ("plain", "force"))
+differs = lambda p: max(abs(a - b) for a, b in zip(plain[p], force[p])) > 24
+disc = [(x, y) for x in range(210, 271) for y in range(105, 166)]
+on_disc = sum(differs(p) for p in disc)
+elsewhere = sum(differs(p) for p in plain) - on_disc
+print(f"arrows behind a sphere: {on_disc} pixels of the sphere's disc changed, {elsewhere} elsewhere")
+sys.exit(0 if on_disc == 0 and elsewhere >= 200 else 1)
+PY
+echo "PASS: ${#modes[@]} render modes, no OpenGL error, each visibly different; arrows scale and stay behind solids"
