@@ -15,12 +15,12 @@
 #include "core/error.hpp"
 #include "io/export.hpp"
 #include "io/scene_writer.hpp"
-#include "gl_errors.hpp"
-#include "key_bindings.hpp"
-#include "paths.hpp"
-#include "pixels.hpp"
+#include "render/gl_errors.hpp"
+#include "input/key_bindings.hpp"
+#include "run/paths.hpp"
+#include "capture/pixels.hpp"
 #include "shutdown_signal.hpp"
-#include "ui_scale.hpp"
+#include "ui/ui_scale.hpp"
 
 namespace app {
 namespace {

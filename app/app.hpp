@@ -10,24 +10,24 @@
 
 #include <glm/vec2.hpp>
 
-#include "camera.hpp"
-#include "draw_pacer.hpp"
-#include "frame_exports.hpp"
-#include "frame_timing.hpp"
+#include "render/camera.hpp"
+#include "run/draw_pacer.hpp"
+#include "run/frame_exports.hpp"
+#include "run/frame_timing.hpp"
 #include "io/run_stats.hpp"
 #include "io/scene.hpp"
-#include "gl_context.hpp"
-#include "key_bindings.hpp"
-#include "mouse_controller.hpp"
+#include "render/gl_context.hpp"
+#include "input/key_bindings.hpp"
+#include "input/mouse_controller.hpp"
 #include "options.hpp"
-#include "recorder.hpp"
+#include "capture/recorder.hpp"
 #include "settings_store.hpp"
-#include "step_worker.hpp"
-#include "renderer.hpp"
-#include "scene_layer.hpp"
-#include "pane.hpp"
-#include "pane_layout.hpp"
-#include "ui.hpp"
+#include "run/step_worker.hpp"
+#include "render/renderer.hpp"
+#include "render/scene_layer.hpp"
+#include "run/pane.hpp"
+#include "run/pane_layout.hpp"
+#include "ui/ui.hpp"
 
 namespace app {
 

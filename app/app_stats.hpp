@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "camera.hpp"
+#include "render/camera.hpp"
 #include "simulation/simulation.hpp"
-#include "mouse_controller.hpp"
-#include "pane_layout.hpp"
+#include "input/mouse_controller.hpp"
+#include "run/pane_layout.hpp"
 
 namespace app {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "options.hpp"
-#include "pane.hpp"
+#include "run/pane.hpp"
 
 namespace app {
 

@@ -9,12 +9,12 @@
 
 #include "app.hpp"
 #include "core/error.hpp"
-#include "gl_context.hpp"
+#include "render/gl_context.hpp"
 #include "headless.hpp"
 #include "io/parameter_reference.hpp"
 #include "options.hpp"
-#include "pane.hpp"
-#include "paths.hpp"
+#include "run/pane.hpp"
+#include "run/paths.hpp"
 #include "shutdown_signal.hpp"
 
 namespace {

@@ -7,9 +7,11 @@
 
 #include "core/error.hpp"
 #include "drape/drape_settings.hpp"
-#include "paths.hpp"
-#include "render_scale.hpp"
-#include "ui_scale.hpp"
+#include "io/compare_panes.hpp"
+#include "io/scene.hpp"
+#include "run/paths.hpp"
+#include "render/render_scale.hpp"
+#include "ui/ui_scale.hpp"
 
 namespace app {
 
@@ -151,6 +153,25 @@ Options options_for_scene(const Options& running, const std::string& path) {
     options.one_pane = false;
   }
   return options;
+}
+
+std::vector<PaneScene> scenes_to_run(const Options& options, std::vector<std::string>& warnings) {
+  const nlohmann::json document = cloth::load_scene_document(options.scene_path, options.overrides);
+  const std::string dir = cloth::scene_source_dir(options.scene_path);
+  cloth::Scene scene = cloth::parse_scene(document, dir, warnings);
+  const std::vector<cloth::ComparePane> panes = options.one_pane          ? std::vector<cloth::ComparePane>{}
+                                                 : options.compare.empty() ? scene.compare
+                                                                           : cloth::compare_sweep(options.compare);
+  if (panes.empty()) return {PaneScene{"", std::move(scene), document, dir}};
+  const std::vector<cloth::Scene> scenes =
+      cloth::load_pane_scenes(options.scene_path, options.overrides, panes, warnings);
+  std::vector<PaneScene> out;
+  for (size_t k = 0; k < panes.size(); ++k) {
+    nlohmann::json pane_document = document;
+    for (const std::string& o : panes[k].overrides) cloth::apply_override(pane_document, o);
+    out.push_back(PaneScene{panes[k].label, scenes[k], std::move(pane_document), dir});
+  }
+  return out;
 }
 
 }  // namespace app

@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "view_options.hpp"
+#include "run/pane.hpp"
+#include "render/view_options.hpp"
 
 namespace app {
 
@@ -62,5 +63,9 @@ ParseResult parse_command_line(int argc, char** argv);
 /// given for: they may name keys or entries the other file does not have. Reloading the same file
 /// (L) keeps them.
 Options options_for_scene(const Options& running, const std::string& path);
+
+/// The scene of options.scene_path with options.overrides, alone or once per pane: --compare
+/// wins over the scene's own "compare", and options.one_pane over both. Appends load warnings; throws cloth::InputError.
+std::vector<PaneScene> scenes_to_run(const Options& options, std::vector<std::string>& warnings);
 
 }  // namespace app

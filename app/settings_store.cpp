@@ -9,7 +9,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "ui_scale.hpp"
+#include "ui/ui_scale.hpp"
 
 namespace app {
 namespace {

@@ -7,8 +7,8 @@
 #include <map>
 #include <string>
 
-#include "camera.hpp"
-#include "view_options.hpp"
+#include "render/camera.hpp"
+#include "render/view_options.hpp"
 
 namespace app {
 

@@ -7,7 +7,7 @@
 # Displayed frames per size: 300, 200, 90 (the default scene's Verlet at 100 substeps takes about a
 # second per displayed frame at 100²); APP_FRAME_BENCH_RUNS="32:300 64:200 100:90" sets others
 # (more than the 30 warm-up frames each), e.g. on a busy machine. APP_FRAME_BENCH_ARGS adds app
-# options, e.g. "--render-scale 1" for the panes at full resolution (app/render_scale.hpp).
+# options, e.g. "--render-scale 1" for the panes at full resolution (app/render/render_scale.hpp).
 # Needs Xvfb (scripts/install-deps.sh). Not a test: nothing here asserts a time.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

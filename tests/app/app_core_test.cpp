@@ -10,17 +10,17 @@
 #include <string>
 #include <vector>
 
-#include "camera.hpp"
-#include "draw_pacer.hpp"
-#include "frame_timing.hpp"
-#include "render_scale.hpp"
-#include "software_gl.hpp"
-#include "normals.hpp"
+#include "render/camera.hpp"
+#include "run/draw_pacer.hpp"
+#include "run/frame_timing.hpp"
+#include "render/render_scale.hpp"
+#include "render/software_gl.hpp"
+#include "render/normals.hpp"
 #include "options.hpp"
-#include "pane_layout.hpp"
-#include "collider_meshes.hpp"
-#include "heat_map.hpp"
-#include "recorder.hpp"
+#include "run/pane_layout.hpp"
+#include "render/collider_meshes.hpp"
+#include "render/heat_map.hpp"
+#include "capture/recorder.hpp"
 #include "shutdown_signal.hpp"
 
 namespace {

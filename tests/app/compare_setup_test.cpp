@@ -1,6 +1,6 @@
 // The panel's side-by-side setup (compare_setup.hpp): its spec, its refusals, and that every
 // offered parameter runs on the default scene with each suggested value in its own pane.
-#include "compare_setup.hpp"
+#include "run/compare_setup.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
-#include "pane.hpp"
-#include "paths.hpp"
+#include "options.hpp"
+#include "run/pane.hpp"
+#include "run/paths.hpp"
 
 namespace {
 

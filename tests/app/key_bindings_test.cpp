@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "key_bindings.hpp"
+#include "input/key_bindings.hpp"
 
 namespace app {
 namespace {
@@ -21,7 +21,7 @@ TEST(KeyBindings, TheReadmeTableIsTheTable) {
   text << in.rdbuf();
   const std::string expected = bindings_markdown();
   EXPECT_NE(text.str().find(expected), std::string::npos)
-      << "README.md's table of inputs differs from app/key_bindings.cpp; it should read:\n" << expected;
+      << "README.md's table of inputs differs from app/input/key_bindings.cpp; it should read:\n" << expected;
 }
 
 TEST(KeyBindings, EachKeyDoesOneThingAndCtrlMatters) {

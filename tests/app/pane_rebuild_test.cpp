@@ -7,8 +7,9 @@
 
 #include "core/error.hpp"
 #include "io/scene_writer.hpp"
-#include "pane.hpp"
-#include "paths.hpp"
+#include "options.hpp"
+#include "run/pane.hpp"
+#include "run/paths.hpp"
 
 namespace {
 

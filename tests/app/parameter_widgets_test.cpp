@@ -17,7 +17,7 @@
 #include "io/scene.hpp"
 #include "mesh/mesh.hpp"
 #include "model/material_parameters.hpp"
-#include "parameter_widgets.hpp"
+#include "ui/parameter_widgets.hpp"
 #include "integrators/solver_settings.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "mesh/mesh.hpp"
-#include "replay_player.hpp"
+#include "run/replay_player.hpp"
 #include "simulation/simulation.hpp"
 
 namespace app {

@@ -5,8 +5,9 @@
 #include <filesystem>
 
 #include "core/error.hpp"
-#include "pane.hpp"
-#include "paths.hpp"
+#include "options.hpp"
+#include "run/pane.hpp"
+#include "run/paths.hpp"
 
 namespace {
 

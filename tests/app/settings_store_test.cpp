@@ -8,9 +8,9 @@
 #include <limits>
 #include <unistd.h>
 
-#include "paths.hpp"
+#include "run/paths.hpp"
 #include "settings_store.hpp"
-#include "ui_scale.hpp"
+#include "ui/ui_scale.hpp"
 
 namespace {
 

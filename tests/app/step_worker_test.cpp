@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "step_worker.hpp"
+#include "run/step_worker.hpp"
 
 namespace app {
 namespace {

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <set>
 
-#include "arrows.hpp"
-#include "camera.hpp"
-#include "element_lines.hpp"
+#include "render/arrows.hpp"
+#include "render/camera.hpp"
+#include "render/element_lines.hpp"
 #include "core/error.hpp"
 #include "io/scene.hpp"
-#include "view_options.hpp"
+#include "render/view_options.hpp"
 
 namespace {
 
