@@ -159,6 +159,7 @@ std::vector<PaneScene> scenes_to_run(const Options& options, std::vector<std::st
   const nlohmann::json document = cloth::load_scene_document(options.scene_path, options.overrides);
   const std::string dir = cloth::scene_source_dir(options.scene_path);
   cloth::Scene scene = cloth::parse_scene(document, dir, warnings);
+  cloth::give_switched_integrator_its_substeps(scene, options.scene_path, options.overrides);
   const std::vector<cloth::ComparePane> panes = options.one_pane          ? std::vector<cloth::ComparePane>{}
                                                  : options.compare.empty() ? scene.compare
                                                                            : cloth::compare_sweep(options.compare);

@@ -725,6 +725,10 @@ void Ui::view_section(UiState& state, const UiStats& stats, UiActions& actions) 
   if (!stats.message.empty()) ImGui::TextWrapped("%s", stats.message.c_str());
 }
 
+// A VBD step whose last iteration still moves a tenth as far as its first has not converged:
+// (test Vbd.LastMoveShrinksWithIterations: 39% after 2 iterations, 0.14% after 40).
+constexpr double kVbdUnconverged = 0.1;
+
 void Ui::stats_section(const cloth::Simulation& sim, const UiStats& stats) {
   ImGui::Text("%.1f fps, %.2f ms/frame", stats.fps, stats.frame_ms);
   tip("Display rate and wall time per displayed frame");
@@ -753,6 +757,17 @@ void Ui::stats_section(const cloth::Simulation& sim, const UiStats& stats) {
       cg >= 0 && sim.solver().integrator == cloth::IntegratorType::Implicit) {
     ImGui::Text("CG iterations %.1f per solve", cg);
     tip("Mean modified-PCG iterations per implicit step since the start");
+  }
+  if (sim.solver().integrator == cloth::IntegratorType::Vbd && sim.statistics().steps > 0) {
+    const double ratio = sim.statistics().last_report.integration.last_move_ratio;
+    if (ratio > kVbdUnconverged) {
+      ImGui::TextColored(kErrorColor, "vbd unconverged: last iteration moved %.0f%% of the first", 100 * ratio);
+      tip("The descent stopped far from the backward Euler step: the cloth is softer and more damped "
+          "than its material says. Raise vbd iterations or substeps");
+    } else {
+      ImGui::Text("vbd last iteration moved %.1f%% of the first", 100 * ratio);
+      tip("How far the descent is from converged (0: converged), per step");
+    }
   }
   ImGui::Text("rejected steps: %lld", static_cast<long long>(sim.statistics().rejected_steps));
   tip("Proposed steps discarded: blow-ups, and the adaptive controller's stretch test");

@@ -17,16 +17,21 @@ struct StepReport {
   int self_contacts = 0;     ///< cloth-cloth close pairs found in the last substep
   int solver_iterations = 0; ///< CG iterations summed over substeps (implicit only)
   double solver_residual = 0;///< relative residual of the last solve (implicit only)
+  /// How far the last substep's descent was from converged (VBD only, else 0): its last
+  /// iteration's largest vertex move over its first iteration's. A descent that converges
+  /// shrinks its moves (test Vbd.LastMoveShrinksWithIterations).
+  double last_move_ratio = 0;
   StepTimings timings;       ///< wall time split over assembly / solve / collision
 
-  /// Adds a later step's work: substeps, iterations and time sum; contacts and the residual are
-  /// the later step's.
+  /// Adds a later step's work: substeps, iterations and time sum; contacts, the residual and the
+  /// move ratio are the later step's.
   void accumulate(const StepReport& later) {
     substeps += later.substeps;
     contacts = later.contacts;
     self_contacts = later.self_contacts;
     solver_iterations += later.solver_iterations;
     solver_residual = later.solver_residual;
+    last_move_ratio = later.last_move_ratio;
     timings += later.timings;
   }
 };

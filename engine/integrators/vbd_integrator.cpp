@@ -22,6 +22,14 @@ constexpr int kVerticesPerTask = 32;
 // means a massless or non-finite vertex, which is left where it is (the paper's det check).
 constexpr double kSingularRatio = 1e-14;
 
+// max_i |a_i - b_i| over the free vertices, m.
+double largest_move(const std::vector<Vec3>& a, const std::vector<Vec3>& b, const std::vector<char>& fixed) {
+  double most = 0;
+  for (size_t k = 0; k < a.size(); ++k)
+    if (!fixed[k]) most = std::max(most, (a[k] - b[k]).norm());
+  return most;
+}
+
 }  // namespace
 
 void VbdIntegrator::descend(ClothState& state, const ClothModel& model, const StepContext& ctx, int i, double h) {
@@ -96,6 +104,7 @@ StepReport VbdIntegrator::step(ClothState& state, const ClothModel& model, const
       last_ = state.x;
       update_bend_hinges(model, state, hinge_cache_);
       double omega = 1;
+      double first_move = 0;
       for (int iteration = 1; iteration <= iterations; ++iteration) {
         for (const std::vector<int>& colour : elements_.colours()) {
           const int size = static_cast<int>(colour.size());
@@ -108,6 +117,7 @@ StepReport VbdIntegrator::step(ClothState& state, const ClothModel& model, const
             }
           });
         }
+        if (iteration == 1) first_move = largest_move(state.x, last_, fixed_);
         // Chebyshev over-relaxation (sec. 3.8) from the second iteration on.
         if (rho > 0 && iteration >= 2) {
           omega = iteration == 2 ? 2 / (2 - rho * rho) : 4 / (4 - rho * rho * omega);
@@ -123,6 +133,7 @@ StepReport VbdIntegrator::step(ClothState& state, const ClothModel& model, const
         last_ = state.x;
       }
       report.solver_iterations += iterations;
+      report.last_move_ratio = first_move > 0 ? largest_move(last_, before_last_, fixed_) / first_move : 0.0;
       attachments_.enforce(model, *ctx.kinematics.pinned, ctx.solver->long_range_slack, state.x);
       project_slides(state, ctx.kinematics);  // before the velocities, which then only move along them
       for (int i = 0; i < n; ++i) {

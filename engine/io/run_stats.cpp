@@ -31,6 +31,7 @@ nlohmann::json RunStats::to_json(const Simulation& sim) const {
   const double cg = sim.statistics().mean_solver_iterations();
   doc["cg_iterations_mean"] = cg >= 0 ? nlohmann::json(cg) : nlohmann::json(nullptr);
   doc["cg_residual_last"] = sim.statistics().last_report.integration.solver_residual;
+  doc["vbd_last_move_ratio"] = sim.statistics().last_report.integration.last_move_ratio;
   doc["instabilities"] = sim.statistics().instabilities;
   doc["rejected_steps"] = sim.statistics().rejected_steps;
   doc["adaptive"] = sim.solver().adaptive;

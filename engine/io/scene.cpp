@@ -454,14 +454,24 @@ Scene load_scene(const std::string& path, const std::vector<std::string>& overri
   return parse_scene(load_scene_document(path, overrides), scene_source_dir(path), warnings);
 }
 
+void give_switched_integrator_its_substeps(Scene& scene, const std::string& path,
+                                           const std::vector<std::string>& overrides) {
+  const bool names_substeps = std::any_of(overrides.begin(), overrides.end(),
+                                          [](const std::string& o) { return o.starts_with("solver.substeps="); });
+  if (names_substeps) return;
+  // The file's integrator, from its document alone (no mesh is loaded again).
+  const json file = load_scene_document(path, {});
+  IntegratorType file_integrator = SolverSettings{}.integrator;
+  if (file.contains("solver") && file["solver"].is_object() && file["solver"].contains("integrator") &&
+      file["solver"]["integrator"].is_string())
+    file_integrator = value_named<IntegratorType>(file["solver"]["integrator"].get<std::string>(), "solver.integrator");
+  if (scene.solver.integrator != file_integrator)
+    scene.solver.substeps = Simulation::default_substeps(scene.solver.integrator);
+}
+
 std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<std::string>& overrides,
                                     const std::vector<ComparePane>& panes,
                                     std::vector<std::string>& warnings) {
-  const auto sets = [](const std::vector<std::string>& list, const std::string& key) {
-    return std::any_of(list.begin(), list.end(), [&](const std::string& o) { return o.starts_with(key + "="); });
-  };
-  std::vector<std::string> file_warnings;
-  const IntegratorType file_integrator = load_scene(path, {}, file_warnings).solver.integrator;
   std::vector<Scene> scenes;
   for (const ComparePane& pane : panes) {
     std::vector<std::string> all = overrides;
@@ -472,11 +482,7 @@ std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<s
     } catch (const InputError& e) {
       throw InputError("compare pane '" + pane.label + "': " + e.what());
     }
-    // The file's substeps are for the file's integrator (as Simulation::set_solver has it): a
-    // pane that switches integrator without naming its substeps gets that integrator's own.
-    if (scenes.back().solver.integrator != file_integrator && !sets(all, "solver.substeps")) {
-      scenes.back().solver.substeps = Simulation::default_substeps(scenes.back().solver.integrator);
-    }
+    give_switched_integrator_its_substeps(scenes.back(), path, all);
     for (const std::string& w : pane_warnings) {
       if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
     }

@@ -169,10 +169,16 @@ std::string scene_source_dir(const std::string& path);
 Scene load_scene(const std::string& path, const std::vector<std::string>& overrides,
                  std::vector<std::string>& warnings);
 
-/// The scene of each side-by-side pane: the file with `overrides`, then the pane's own, applied.
-/// A pane whose overrides set solver.integrator but not solver.substeps runs that integrator's
-/// own count (Simulation::default_substeps): the file's count was chosen for its integrator.
-/// New warnings are appended once. Throws InputError naming the pane.
+/// The file's substeps are for the file's integrator (as Simulation::set_solver has it): a
+/// `scene` loaded from the file at `path` with `overrides` that give it another integrator
+/// without naming solver.substeps gets that integrator's own count
+/// (Simulation::default_substeps).
+void give_switched_integrator_its_substeps(Scene& scene, const std::string& path,
+                                           const std::vector<std::string>& overrides);
+
+/// The scene of each side-by-side pane: the file with `overrides`, then the pane's own, applied
+/// (a pane that switches integrator: give_switched_integrator_its_substeps). New warnings are
+/// appended once. Throws InputError naming the pane.
 std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<std::string>& overrides,
                                     const std::vector<ComparePane>& panes,
                                     std::vector<std::string>& warnings);

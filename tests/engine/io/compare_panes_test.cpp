@@ -110,6 +110,28 @@ TEST(ComparePanes, APaneThatSwitchesIntegratorRunsItsOwnSubsteps) {
   EXPECT_EQ(explicit_pane[0].solver.substeps, 0) << "another explicit integrator: auto";
 }
 
+TEST(ComparePanes, AnOverriddenIntegratorRunsItsOwnSubsteps) {
+  // One scene, as --set gives it: the file's 100 substeps are Verlet's.
+  const std::string path = write_scene(R"({"cloth": {"mesh": {"grid": {"size": [1, 1], "resolution": [4, 4]}}},
+    "solver": {"integrator": "verlet", "substeps": 100}})");
+  std::vector<std::string> warnings;
+  const auto loaded = [&](const std::vector<std::string>& overrides) {
+    Scene scene = load_scene(path, overrides, warnings);
+    give_switched_integrator_its_substeps(scene, path, overrides);
+    return scene.solver.substeps;
+  };
+  EXPECT_EQ(loaded({"solver.integrator=implicit"}), 1);
+  EXPECT_EQ(loaded({"solver.integrator=xpbd"}), 20);
+  EXPECT_EQ(loaded({"solver.integrator=verlet"}), 100) << "the file's own integrator";
+  EXPECT_EQ(loaded({"solver.integrator=implicit", "solver.substeps=3"}), 3) << "named: the user's";
+  EXPECT_EQ(loaded({"solver.dt=0.01"}), 100);
+  // A file without a solver runs the default integrator at the default substeps.
+  const std::string bare = write_scene(R"({"cloth": {"mesh": {"grid": {"size": [1, 1], "resolution": [4, 4]}}}})");
+  Scene scene = load_scene(bare, {"solver.integrator=implicit"}, warnings);
+  give_switched_integrator_its_substeps(scene, bare, {"solver.integrator=implicit"});
+  EXPECT_EQ(scene.solver.substeps, 1);
+}
+
 TEST(ComparePanes, ABadPaneOverrideNamesThePane) {
   const std::string path = write_scene(R"({"cloth": {"mesh": {"grid": {"size": [1, 1], "resolution": [4, 4]}}}})");
   std::vector<std::string> warnings;
