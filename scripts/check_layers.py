@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks that the engine's and the app's folders include only folders below them
-(docs/architecture.md, "Layers").
+(docs/architecture.md: "Engine modules" and "App").
 
 Usage: check_layers.py [REPO_ROOT]. Prints each upward or sideways include and exits 1 if any;
 also fails for a folder missing from the layers, so a new folder must be placed in the order.
@@ -28,7 +28,7 @@ ENGINE_LAYERS = [
     ["io"],
 ]
 # The app's folders lie above the whole engine. run/ is GL-free (the panes, their steps, replay,
-# exports): what the window, headless runs and the browser share.
+# exports).
 APP_LAYERS = [
     ["run"],
     ["render"],
@@ -36,7 +36,8 @@ APP_LAYERS = [
     ["ui"],
 ]
 
-INCLUDE = re.compile(r'#include "([^"]+)"')
+# Quoted and angled includes alike: the include roots (engine/, app/) are on the compiler's path.
+INCLUDE = re.compile(r'#\s*include\s*[<"]([^>"]+)[>"]')
 
 
 def check_tree(tree, layers, root_above=False):
@@ -52,6 +53,8 @@ def check_tree(tree, layers, root_above=False):
         for file in sorted(os.listdir(os.path.join(tree, folder))):
             with open(os.path.join(tree, folder, file), encoding="utf-8") as source:
                 for target in INCLUDE.findall(source.read()):
+                    if target.startswith("."):  # relative to the including file: from the tree's root
+                        target = os.path.normpath(os.path.join(folder, target))
                     parts = target.split("/")
                     if len(parts) == 1:
                         if root_above and os.path.exists(os.path.join(tree, target)):
