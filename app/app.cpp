@@ -884,9 +884,9 @@ int App::run() {
     last_time = now;
 
     // The last frame starts no steps: it shows the state the run ends with, and the quit waits
-    // for at most the step in progress. The first steps wait for the panel to take its width,
-    // which a stepping panel drawn in its place keeps.
-    const bool steps_ended = advance(real_dt, !last_frame && ui_->panel_laid_out());
+    // for at most the step in progress. The run's clock starts once the panel has taken its
+    // width, which a stepping panel drawn in its place keeps.
+    const bool steps_ended = ui_->panel_laid_out() && advance(real_dt, !last_frame);
     if (last_frame && stepper_.started()) {
       report("waiting for the step in progress to end");
       finish_steps(false);

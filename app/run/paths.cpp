@@ -22,10 +22,16 @@ std::string default_shader_dir() {
   return CLOTHSIM_SHADER_DIR;
 }
 
+// Beyond this, a summary is cut at a word: the picker's list stays narrower than a small window.
+constexpr size_t kSummaryChars = 48;
+
 std::vector<SceneFile> scene_files_in(const std::string& dir) {
   std::vector<SceneFile> files;
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+  // Incremented with an error code: a folder that goes away while it is read ends the list.
+  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
+    const std::filesystem::directory_entry& entry = *it;
     if (entry.path().extension() != ".json") continue;
     SceneFile file;
     file.path = entry.path().string();
@@ -36,6 +42,11 @@ std::vector<SceneFile> scene_files_in(const std::string& dir) {
       // Listed all the same: picking it loads it, and the load says what is wrong.
     }
     file.summary = file.name.substr(0, file.name.find(':'));
+    if (file.summary.size() > kSummaryChars) {  // a name without a ':' is a whole sentence
+      const size_t word = file.summary.rfind(' ', kSummaryChars);
+      file.summary.resize(word == std::string::npos ? kSummaryChars : word);
+      file.summary += " ...";
+    }
     files.push_back(std::move(file));
   }
   std::sort(files.begin(), files.end(), [](const SceneFile& a, const SceneFile& b) { return a.path < b.path; });

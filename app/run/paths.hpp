@@ -13,7 +13,8 @@ std::string texture_dir();         ///< ${CLOTHSIM_ASSET_DIR}/textures
 struct SceneFile {
   std::string path;     ///< full path
   std::string name;     ///< the scene's "name" ("" when it has none or cannot be read)
-  std::string summary;  ///< what the picker shows beside the file: the name up to its first ':'
+  std::string summary;  ///< what the picker shows beside the file: the name up to its first ':',
+                        ///< cut at a word after 48 characters
 };
 /// Every .json of `dir`, sorted by path. A file that is not a readable scene document is listed
 /// with an empty name: loading it is what reports why.

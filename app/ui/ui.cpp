@@ -230,13 +230,16 @@ void Ui::scene_section(const UiStats& stats, bool side_by_side, UiActions& actio
 
 void Ui::scene_picker(const std::string& scene_path, UiActions& actions) {
   const std::filesystem::path current(scene_path);
-  const bool builtin = current.parent_path() == std::filesystem::path(default_scene_path()).parent_path();
+  std::error_code ec;  // a path that cannot be resolved is a file of the user's
+  const bool builtin = std::filesystem::equivalent(current.parent_path(),
+                                                   std::filesystem::path(default_scene_path()).parent_path(), ec);
   const std::string preview = builtin ? current.stem().string() : "your file: " + current.filename().string();
   if (ImGui::BeginCombo("scene", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
     if (ImGui::IsWindowAppearing()) scene_files_ = builtin_scenes();  // files added since show up
     for (const SceneFile& file : scene_files_) {
       const std::string stem = std::filesystem::path(file.path).stem().string();
-      if (ImGui::Selectable(stem.c_str(), file.path == scene_path)) actions.load_scene = file.path;
+      if (ImGui::Selectable(stem.c_str(), std::filesystem::equivalent(file.path, scene_path, ec)))
+        actions.load_scene = file.path;
       if (!file.name.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", file.name.c_str());
       ImGui::SameLine(ImGui::GetFontSize() * 19);
       ImGui::TextDisabled("%s", file.summary.c_str());
@@ -758,8 +761,9 @@ void Ui::stats_section(const cloth::Simulation& sim, const UiStats& stats) {
     ImGui::Text("CG iterations %.1f per solve", cg);
     tip("Mean modified-PCG iterations per implicit step since the start");
   }
-  if (sim.solver().integrator == cloth::IntegratorType::Vbd && sim.statistics().steps > 0) {
-    const double ratio = sim.statistics().last_report.integration.last_move_ratio;
+  // Only after a VBD step: 0 until then (a step that moved nothing reports 0 too).
+  if (const double ratio = sim.statistics().last_report.integration.last_move_ratio;
+      sim.solver().integrator == cloth::IntegratorType::Vbd && ratio > 0) {
     if (ratio > kVbdUnconverged) {
       ImGui::TextColored(kErrorColor, "vbd unconverged: last iteration moved %.0f%% of the first", 100 * ratio);
       tip("The descent stopped far from the backward Euler step: the cloth is softer and more damped "

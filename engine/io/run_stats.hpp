@@ -1,6 +1,6 @@
 #pragma once
-// Statistics of a run, gathered frame by frame and written as the --stats JSON (field names in
-// docs/architecture.md, "Headless contract").
+// Statistics of a run, gathered frame by frame and written as the --stats JSON (its fields are
+// named in run_stats.cpp, to_json; the headless contract is in docs/architecture.md).
 #include <cstdint>
 #include <string>
 #include <vector>

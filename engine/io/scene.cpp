@@ -456,17 +456,24 @@ Scene load_scene(const std::string& path, const std::vector<std::string>& overri
 
 void give_switched_integrator_its_substeps(Scene& scene, const std::string& path,
                                            const std::vector<std::string>& overrides) {
-  const bool names_substeps = std::any_of(overrides.begin(), overrides.end(),
-                                          [](const std::string& o) { return o.starts_with("solver.substeps="); });
-  if (names_substeps) return;
-  // The file's integrator, from its document alone (no mesh is loaded again).
+  // The file's solver against the overridden one, as documents (no mesh is loaded again): an
+  // override may name the field or the whole solver object.
   const json file = load_scene_document(path, {});
-  IntegratorType file_integrator = SolverSettings{}.integrator;
-  if (file.contains("solver") && file["solver"].is_object() && file["solver"].contains("integrator") &&
-      file["solver"]["integrator"].is_string())
-    file_integrator = value_named<IntegratorType>(file["solver"]["integrator"].get<std::string>(), "solver.integrator");
-  if (scene.solver.integrator != file_integrator)
-    scene.solver.substeps = Simulation::default_substeps(scene.solver.integrator);
+  const json overridden = load_scene_document(path, overrides);
+  const auto solver_field = [](const json& doc, const char* key) {
+    return doc.contains("solver") && doc["solver"].is_object() && doc["solver"].contains(key) ? doc["solver"][key]
+                                                                                              : json();
+  };
+  const bool names_substeps =
+      solver_field(overridden, "substeps") != solver_field(file, "substeps") ||
+      std::any_of(overrides.begin(), overrides.end(), [](const std::string& o) { return o.starts_with("solver.substeps="); });
+  if (names_substeps) return;
+  // A file whose own integrator is no integrator's name has no substeps chosen for this one.
+  const json file_integrator = solver_field(file, "integrator");
+  const bool same_integrator = file_integrator.is_null()
+                                   ? scene.solver.integrator == SolverSettings{}.integrator
+                                   : file_integrator == json(name_of(scene.solver.integrator));
+  if (!same_integrator) scene.solver.substeps = Simulation::default_substeps(scene.solver.integrator);
 }
 
 std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<std::string>& overrides,
@@ -479,10 +486,10 @@ std::vector<Scene> load_pane_scenes(const std::string& path, const std::vector<s
     std::vector<std::string> pane_warnings;
     try {
       scenes.push_back(load_scene(path, all, pane_warnings));
+      give_switched_integrator_its_substeps(scenes.back(), path, all);
     } catch (const InputError& e) {
       throw InputError("compare pane '" + pane.label + "': " + e.what());
     }
-    give_switched_integrator_its_substeps(scenes.back(), path, all);
     for (const std::string& w : pane_warnings) {
       if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
     }

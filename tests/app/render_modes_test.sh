@@ -81,7 +81,8 @@ sys.exit(0 if one >= 200 and 1.6 <= ratio <= 2.6 else 1)
 PY
 # Arrows are hidden by a solid in front of them: a cloth hanging behind a sphere, seen straight
 # on, with its force arrows (gravity's, on every vertex) and without; the sphere's disc (about
-# 48 px across the middle of the 480 x 270 picture) is the same in both, the rest is not.
+# 98 px across, in the middle of the 480 x 270 picture; its central 61 x 61 px are read) is the
+# same in both, the rest is not.
 for run in plain force; do
   xvfb-run -a -s "-screen 0 1280x800x24" "$bin" --headless --frames 5 --scene "$root/tests/app/arrows_behind_sphere_scene.json" \
     --window 480x270 --view "$([ $run = force ] && echo force)" --screenshot "$tmp/behind-$run.png" >"$tmp/behind.log" 2>&1 ||

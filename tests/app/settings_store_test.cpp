@@ -151,14 +151,17 @@ TEST(Paths, ThePickerListsSceneFilesWithWhatTheyShow) {
   std::ofstream(dir / "b_named.json") << R"({"name": "Feynman figure 20: cloth draped over a sphere"})";
   std::ofstream(dir / "a_broken.json") << R"({"name": )";
   std::ofstream(dir / "c_unnamed.json") << R"({"cloth": {}})";
+  std::ofstream(dir / "d_sentence.json")
+      << R"json({"name": "a tablecloth dropped on a table loaded from an OBJ mesh (closed boxes, BVH collider)"})json";
   std::ofstream(dir / "notes.txt") << "not a scene";
   const std::vector<app::SceneFile> files = app::scene_files_in(dir.string());
-  ASSERT_EQ(files.size(), 3u) << "every .json, nothing else";
+  ASSERT_EQ(files.size(), 4u) << "every .json, nothing else";
   EXPECT_EQ(fs::path(files[0].path).filename(), "a_broken.json") << "sorted";
   EXPECT_EQ(files[0].name, "") << "a broken file is listed; loading it says why";
   EXPECT_EQ(files[1].name, "Feynman figure 20: cloth draped over a sphere");
   EXPECT_EQ(files[1].summary, "Feynman figure 20");
   EXPECT_EQ(files[2].summary, "");
+  EXPECT_EQ(files[3].summary, "a tablecloth dropped on a table loaded from an ...") << "cut at a word";
   fs::remove_all(dir);
 
   // Every shipped scene has a name to show.

@@ -125,11 +125,18 @@ TEST(ComparePanes, AnOverriddenIntegratorRunsItsOwnSubsteps) {
   EXPECT_EQ(loaded({"solver.integrator=verlet"}), 100) << "the file's own integrator";
   EXPECT_EQ(loaded({"solver.integrator=implicit", "solver.substeps=3"}), 3) << "named: the user's";
   EXPECT_EQ(loaded({"solver.dt=0.01"}), 100);
-  // A file without a solver runs the default integrator at the default substeps.
+  EXPECT_EQ(loaded({R"(solver={"integrator": "implicit", "substeps": 4})"}), 4) << "named in the object";
+  // A file without a solver: switched from the default integrator to implicit, implicit's own.
   const std::string bare = write_scene(R"({"cloth": {"mesh": {"grid": {"size": [1, 1], "resolution": [4, 4]}}}})");
   Scene scene = load_scene(bare, {"solver.integrator=implicit"}, warnings);
   give_switched_integrator_its_substeps(scene, bare, {"solver.integrator=implicit"});
   EXPECT_EQ(scene.solver.substeps, 1);
+  // A file whose integrator is no integrator's name, overridden with one: that one's own.
+  const std::string bogus = write_scene(R"({"cloth": {"mesh": {"grid": {"size": [1, 1], "resolution": [4, 4]}}},
+    "solver": {"integrator": "warp-drive", "substeps": 100}})");
+  Scene fixed = load_scene(bogus, {"solver.integrator=implicit"}, warnings);
+  give_switched_integrator_its_substeps(fixed, bogus, {"solver.integrator=implicit"});
+  EXPECT_EQ(fixed.solver.substeps, 1);
 }
 
 TEST(ComparePanes, ABadPaneOverrideNamesThePane) {
