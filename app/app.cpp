@@ -538,7 +538,6 @@ void App::advance_replay(double real_dt) {
   const double moved = player.advance(timeline(), recorder_.active() ? video_frame : real_dt);
   if (recorder_.active() && moved > 0) video_time_ += video_frame;
   for (Pane& p : panes_) {
-    if (!p.replay.empty()) p.replay.load(player.time(), p.shown);
     p.accumulator = 0;  // the simulations wait: no steps owed on the way back to live
     p.sim_ms = 0;
     p.steps = 0;
@@ -546,6 +545,15 @@ void App::advance_replay(double real_dt) {
   new_display_frame_ = false;
   ui_stats_.sim_ms = 0;
   ui_stats_.steps_per_frame = 0;
+}
+
+void App::load_replay_frames() {
+  for (Pane& p : panes_) {
+    if (p.replay.empty())
+      p.shown = cloth::ReplayFrame{};  // nothing held: the pane shows the run now (Pane::view)
+    else
+      p.replay.load(ui_state_.replay.time(), p.shown);
+  }
 }
 
 bool App::behind(double elapsed) const {
@@ -932,6 +940,7 @@ int App::run() {
       if (asked.reset) deferred_.push_back(DeferredInput{.command = Command::Reset});
       if (!stepping) run_deferred_input();
     } else {
+      if (ui_state_.replay.active()) load_replay_frames();
       apply(ui_->build(active_sim(), panes_[size_t(active_)].drape, panes_[size_t(active_)].layout, ui_state_,
                        ui_stats_, pane_summaries()));
     }
@@ -946,6 +955,7 @@ int App::run() {
         show_kept_picture(fb_w, fb_h);
         ++frames_while_stepping_;
       } else {
+        if (ui_state_.replay.active()) load_replay_frames();  // the panel may have moved it
         draw_picture(fb_w, fb_h);
       }
       ui_->render();

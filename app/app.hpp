@@ -95,9 +95,11 @@ class App {
   void finish_steps(bool run_input);
   /// Adds steps_ to the plots, run statistics, video time and the frame's sums.
   void book_steps();
-  /// While the replay shows the past: moves a playing replay on and puts each pane's frame of
-  /// the moment in Pane::shown; the simulations take no steps.
+  /// While the replay shows the past: moves a playing replay on; the simulations take no steps.
   void advance_replay(double real_dt);
+  /// Loads each pane's `shown` frame for the moment the replay shows. Called before anything
+  /// reads the panes' views, because a key or the panel may start a replay between two passes.
+  void load_replay_frames();
   /// The replay buffer the timeline follows: the first pane's (side by side, every pane shows
   /// its own at the same moment).
   const cloth::ReplayBuffer& timeline() const { return panes_.front().replay; }

@@ -49,9 +49,10 @@ struct Pane {
   cloth::ReplayBuffer replay;  ///< the last seconds of its run, for the replay timeline
   cloth::ReplayFrame shown;    ///< the moment the timeline shows, while it shows the past
 
-  /// What the displays read: the run now, or `shown` while the timeline shows the past.
+  /// What the displays read: the run now, or `shown` while the timeline shows the past (the run
+  /// now when its buffer held no frame to show).
   cloth::SimulationView view(bool replaying) const {
-    return replaying ? cloth::SimulationView(*sim, shown) : cloth::SimulationView(*sim);
+    return replaying && shown.model ? cloth::SimulationView(*sim, shown) : cloth::SimulationView(*sim);
   }
 };
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A step slower than a quarter of a second runs while the window goes on drawing and answering:
-# the default scene on a 64 x 64 grid under Xvfb, with Verlet substeps raised until a step takes
+# the default scene under Xvfb, with the grid and Verlet substeps chosen so that a step takes
 # about 1.2 s on this machine and build (measured headless first). From the app's --stats and a
 # screenshot: frames are drawn while steps run, showing the scene (not a blank window); R pressed
 # during a step waits for its end and then starts the run over; Space pauses, after which no frame
@@ -16,26 +16,38 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 app_test_begin slow_step "" "$@"
 require_tools Xvfb xdotool python3
 scene="$root/assets/scenes/default.json"
-grid='cloth.mesh.grid.resolution=[64,64]'
 # A step's cost is a part per substep and a part per step (bending and air on their own
-# schedule): measured at two substep counts above the grid's stability bound (about 300), headless.
-# On this grid, about 3000 substeps make a step of 1.2 s (this machine kind, plain build): the
-# substeps' range (400 to the cap, 10000) fits builds from several times faster to slower.
-for n in 400 1500; do
-  "$bin" --scene "$scene" --set "$grid" --headless --frames 5 --set solver.substeps=$n --stats "$tmp/measure$n.json" \
-    >"$tmp/measure.log" 2>&1 || fail "the headless measurement failed: $(tail -n 3 "$tmp/measure.log")"
-done
-read -r substeps step_ms < <(python3 - "$tmp" <<'PY'
-import json, sys
-m1, m2 = (json.load(open(f"{sys.argv[1]}/measure{n}.json"))["ms_per_frame_median"] for n in (400, 1500))
-per = max((m2 - m1) / 1100, 1e-4)
-base = max(m1 - 400 * per, 0)
-n = max(400, min(10000, round((1200 - base) / per)))
-print(n, round(base + per * n))
+# schedule), both about proportional to the vertices: measured on a 32 x 32 grid at two substep
+# counts above its stability bound (about 150), headless. The grid is the smallest of 32, 48 and
+# 64 on which at most 10000 substeps (the cap) and at least its stability bound (about 150 per 32
+# rows) make a step of 1.2 s: 64 x 64 and about 3000 substeps on this machine kind in the plain
+# build, a smaller grid in a sanitizer build, which runs several times slower. The pick is then
+# measured once more.
+measure() {  # measure GRID SUBSTEPS -> median ms per frame (one step a frame)
+  "$bin" --scene "$scene" --set "cloth.mesh.grid.resolution=[$1,$1]" --set solver.substeps="$2" --headless \
+    --frames 4 --stats "$tmp/measure.json" >"$tmp/measure.log" 2>&1 ||
+    fail "the headless measurement failed: $(tail -n 3 "$tmp/measure.log")"
+  python3 -c 'import json, sys; print(round(json.load(open(sys.argv[1]))["ms_per_frame_median"]))' "$tmp/measure.json"
+}
+m200=$(measure 32 200)
+m800=$(measure 32 800)
+read -r side substeps < <(python3 - "$m200" "$m800" <<'PY'
+import sys
+m1, m2 = map(float, sys.argv[1:3])
+per = max((m2 - m1) / 600, 1e-4)  # ms per substep on 32 x 32
+base = max(m1 - 200 * per, 0)     # ms per step besides the substeps
+for side in (32, 48, 64):
+    scale = (side / 32) ** 2
+    n = round((1200 - base * scale) / (per * scale))
+    if n <= 10000 or side == 64:
+        print(side, max(150 * side // 32, min(10000, n)))
+        break
 PY
 )
-echo "slow_step: running $substeps substeps (about $step_ms ms a step)"
-[ "$step_ms" -ge 800 ] || fail "a step of $step_ms ms does not outlast the window's 250 ms wait surely: raise the grid"
+grid="cloth.mesh.grid.resolution=[$side,$side]"
+step_ms=$(measure "$side" "$substeps")
+echo "slow_step: a $side x $side grid with $substeps substeps: $step_ms ms a step (32 x 32: $m200 ms at 200, $m800 ms at 800)"
+[ "$step_ms" -ge 800 ] || fail "a step of $step_ms ms does not outlast the window's 250 ms wait surely"
 start_private_xvfb
 
 # Starts the app with steps of about 1.2 s (five times the wait: the measurement's frames are
