@@ -69,7 +69,7 @@ App::App(const Options& options, const std::vector<PaneScene>& scenes)
       window_(create_gl_window(WindowSpec{options.window.value_or(WindowSize{}).width,
                                           options.window.value_or(WindowSize{}).height,
                                           "clothsim - " + scene_.name, true, 4})),
-      panes_(make_panes(scenes)) {
+      runner_(make_panes(scenes), glfwGetTime) {
   glfwSwapInterval(1);
   const auto* gl_renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   ui_state_.render_scale =
@@ -87,7 +87,7 @@ App::App(const Options& options, const std::vector<PaneScene>& scenes)
   ui_state_.show_plots = saved_.show_plots;
   reset_camera();
   restore_saved_camera();
-  for (const Pane& p : panes_)
+  for (const Pane& p : panes())
     renderers_.push_back(std::make_unique<Renderer>(options_.shader_dir, cloth::SimulationView(*p.sim)));
 
   // Our callbacks first: the ImGui backend, installed next, chains to them.
@@ -113,8 +113,8 @@ App::App(const Options& options, const std::vector<PaneScene>& scenes)
     recorder_.start(options_.record_path, even_floor(fb_w), even_floor(fb_h));
     video_time_ = 0;
   }
-  start_requested_exports(exports_, options_.export_sequence, options_.export_pc2,
-                          panes_.front().sim->model().vertex_count());
+  start_requested_exports(runner_.exports(), options_.export_sequence, options_.export_pc2,
+                          panes().front().sim->model().vertex_count());
 }
 
 App::~App() = default;
@@ -152,37 +152,31 @@ WindowExtent App::window_extent() const {
 }
 
 double App::panel_inset() const {
-  return panes_.size() > 1 && ui_ ? ui_->panel_right_edge() : 0.0;
+  return panes().size() > 1 && ui_ ? ui_->panel_right_edge() : 0.0;
 }
 
 std::vector<PaneRect> App::window_pane_rects() const {
   const WindowExtent e = window_extent();
-  return pane_rects(int(panes_.size()), e.width, e.height, panel_inset());
+  return pane_rects(int(panes().size()), e.width, e.height, panel_inset());
 }
 
 std::vector<PaneRect> App::framebuffer_pane_rects(int fb_w, int fb_h) const {
   const double scale = double(fb_w) / window_extent().width;  // HiDPI: framebuffer px per window px
-  return pane_rects(int(panes_.size()), fb_w, fb_h, panel_inset() * scale);
+  return pane_rects(int(panes().size()), fb_w, fb_h, panel_inset() * scale);
 }
 
 void App::activate(int k) {
-  if (k == active_) return;
-  active_ = k;
+  if (k == active()) return;
+  runner_.set_active(k);
   ui_stats_.history.clear();  // the plots show one pane's steps
-}
-
-double App::sim_ms_all_panes() const {
-  double ms = 0;
-  for (const Pane& p : panes_) ms += p.sim_ms;
-  return ms;
 }
 
 std::vector<PaneSummary> App::pane_summaries() const {
   std::vector<PaneSummary> out;
   const std::vector<PaneRect> rects = window_pane_rects();
-  for (size_t k = 0; k < panes_.size(); ++k) {
-    out.push_back(PaneSummary{panes_[k].label, rects[k], panes_[k].view(ui_state_.replay.active()),
-                              panes_[k].sim_ms, int(k) == active_});
+  for (size_t k = 0; k < panes().size(); ++k) {
+    out.push_back(PaneSummary{panes()[k].label, rects[k], panes()[k].view(ui_state_.replay.active()),
+                              panes()[k].sim_ms, int(k) == active()});
   }
   return out;
 }
@@ -197,7 +191,7 @@ void App::on_key(int key, int action, int mods) {
   if (ui_ && ui_->wants_keyboard()) return;  // typing into a panel field
   const std::optional<Command> command = command_for(key, mods);
   if (!command) return;
-  if (stepper_.started() && !works_while_stepping(*command)) {
+  if (runner_.stepping() && !works_while_stepping(*command)) {
     deferred_.push_back(DeferredInput{.command = *command});
     return;
   }
@@ -317,7 +311,7 @@ void App::on_mouse_button(int button, int action, int mods) {
   double x = 0, y = 0;
   glfwGetCursorPos(window_.get(), &x, &y);
   if (action == GLFW_PRESS && ui_ && ui_->covers(x, y)) return;  // the click belongs to the panel
-  if (stepper_.started()) {  // the cloth is picked against the state after the step
+  if (runner_.stepping()) {  // the cloth is picked against the state after the step
     deferred_.push_back(DeferredInput{.mouse = MouseInput{button, action, mods, x, y}});
     return;
   }
@@ -333,16 +327,16 @@ void App::mouse_button(const MouseInput& in) {
     activate(pane);
     const PaneRect& r = rects[size_t(pane)];
     // A replay shows the past: the mouse moves the camera only, and leaves the live cloth alone.
-    mouse_.press(in.button, in.mods, in.x - r.left, in.y - r.top, extent_of(r), camera_, *panes_[size_t(pane)].sim,
+    mouse_.press(in.button, in.mods, in.x - r.left, in.y - r.top, extent_of(r), camera_, *panes()[size_t(pane)].sim,
                  !ui_state_.replay.active());
   } else if (in.action == GLFW_RELEASE) {
     // Always delivered, so a drag that ends over the panel still ends.
-    mouse_.release(in.button, *panes_[size_t(mouse_pane_)].sim);
+    mouse_.release(in.button, *panes()[size_t(mouse_pane_)].sim);
   }
 }
 
 void App::on_cursor(double x, double y) {
-  if (stepper_.started()) {  // only the last move before the step's end counts
+  if (runner_.stepping()) {  // only the last move before the step's end counts
     if (deferred_.empty() || !deferred_.back().cursor) deferred_.emplace_back();
     deferred_.back().cursor = glm::dvec2(x, y);
     return;
@@ -353,7 +347,7 @@ void App::on_cursor(double x, double y) {
 void App::cursor_moved(double x, double y) {
   // A drag stays with the pane it started in, even when the cursor leaves it.
   const PaneRect r = window_pane_rects()[size_t(mouse_pane_)];
-  mouse_.move(x - r.left, y - r.top, extent_of(r), camera_, *panes_[size_t(mouse_pane_)].sim);
+  mouse_.move(x - r.left, y - r.top, extent_of(r), camera_, *panes()[size_t(mouse_pane_)].sim);
 }
 
 void App::run_deferred_input() {
@@ -366,7 +360,7 @@ void App::run_deferred_input() {
     // another pane or a scene load may have come before it).
     if (in.solver && in.panes_generation == panes_generation_) {
       try {
-        panes_[size_t(in.pane)].sim->set_solver(*in.solver);
+        panes()[size_t(in.pane)].sim->set_solver(*in.solver);
       } catch (const std::exception& e) {
         report(e.what());
       }
@@ -383,150 +377,47 @@ void App::on_scroll(double dy) {
 
 bool App::advance(double real_dt, bool start_steps) {
   ui_stats_.quit_asked = glfwGetTime() - quit_asked_at_ < kQuitConfirmWindow;
-  ui_stats_.behind = glfwGetTime() - last_drop_time_ < 2.0;
-  if (stepper_.started()) {
-    // The real time that passes while a step runs is owed as usual; a later pass drops what is
-    // beyond kMaxLag.
-    if (!ui_state_.paused)
-      for (Pane& p : panes_) p.accumulator += real_dt * ui_state_.time_scale;
-    realtime_wall_ += real_dt;
-    if (!stepper_.wait_for(0)) return false;
-    finish_steps(true);
-    return true;  // steps that ended are drawn before the next ones start
-  }
-  steps_outlast_wait_ = false;  // until a job started below outlasts the wait
-  const bool step_once = step_requested_;
-  step_requested_ = false;
-  if (ui_state_.replay.active()) {
-    advance_replay(real_dt);
-    return false;
-  }
-  measure_realtime_factor(real_dt);
-  steps_.assign(panes_.size(), PaneSteps{});
-  bool any = false;
-  for (size_t k = 0; k < panes_.size(); ++k) {
-    Pane& p = panes_[k];
-    const double dt = p.sim->solver().dt;
-    p.accumulator = ui_state_.paused ? 0.0 : p.accumulator + real_dt * ui_state_.time_scale;
-    int owed = int(std::floor(p.accumulator / dt));
-    p.accumulator -= owed * dt;
-    if (owed > kMaxStepsPerPass) {
-      // The rest stays owed (the next passes skip their draws to take it) up to kMaxLag of
-      // simulated time; beyond that the machine cannot keep up and the steps are dropped.
-      const int kept = std::min(owed - kMaxStepsPerPass, int(kMaxLag / dt));
-      if (const int dropped = owed - kMaxStepsPerPass - kept; dropped > 0) {
-        ui_stats_.dropped_steps += dropped;
-        last_drop_time_ = glfwGetTime();
-      }
-      p.accumulator += kept * dt;
-      owed = kMaxStepsPerPass;
+  PassControls controls = pass_controls();
+  controls.start_steps = start_steps;
+  if (!runner_.stepping()) {
+    controls.step_once = step_requested_;
+    step_requested_ = false;
+    if (ui_state_.replay.active()) {
+      advance_replay(real_dt);
+      return false;
     }
-    // Slow steps go one at a time, each one drawn: the rest stays owed (and is dropped beyond
-    // kMaxLag above).
-    if (slow_steps_ && owed > 1) {
-      p.accumulator += (owed - 1) * dt;
-      owed = 1;
-    }
-    if (step_once) ++owed;
-    steps_[k].owed = owed;
-    any = any || owed > 0;
   }
-  if (any && start_steps) {
-    const cloth::Simulation& sim = active_sim();
-    char what[160];
-    std::snprintf(what, sizeof what, "%s at %d substeps, %d vertices", cloth::name_of(sim.solver().integrator),
-                  sim.substeps(), sim.model().vertex_count());
-    stepping_.what = what;
-    stepping_.solver = sim.solver();
-    stepping_.pane = active_;
-    stepping_.model = sim.model().type;
-    stepping_.started_at = glfwGetTime();
-    stepper_.start([this] { take_steps(); });
-    steps_outlast_wait_ = !stepper_.wait_for(kStepWait);
-    if (steps_outlast_wait_) {
-      slow_steps_ = true;
-    } else {
-      finish_steps(true);
-    }
-  } else {
-    steps_.assign(panes_.size(), PaneSteps{});  // a pass without steps still starts the frame's sums
-    book_steps();
-  }
-  return false;
+  const PassResult pass = runner_.advance(real_dt, controls);
+  ui_stats_.behind = runner_.recently_dropped();
+  ui_stats_.dropped_steps = runner_.dropped_steps();
+  ui_stats_.realtime_factor = runner_.realtime_factor();
+  book(pass, true);
+  return pass.ended_after_wait;
 }
 
-void App::take_steps() {
-  for (size_t k = 0; k < panes_.size(); ++k) {
-    Pane& p = panes_[k];
-    PaneSteps& taken = steps_[k];
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < taken.owed; ++i) {
-      taken.reports.push_back(p.sim->step());
-      p.replay.record(*p.sim);
-      if (int(k) == active_) taken.energies.push_back(p.sim->energies());
-      if (k == 0 && (exports_.sequence_running() || exports_.point_cache_running())) {
-        try {
-          exports_.add_frame(p.sim->model().mesh, p.sim->state());
-        } catch (const std::exception& e) {
-          taken.export_error = std::string("export stopped: ") + e.what();
-        }
-      }
-    }
-    taken.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  }
+PassControls App::pass_controls() const {
+  return PassControls{.paused = ui_state_.paused, .time_scale = ui_state_.time_scale};
 }
 
-void App::finish_steps(bool run_input) {
-  stepper_.finish();
-  const double wall = glfwGetTime() - stepping_.started_at;
-  int most_owed = 1;
-  for (const PaneSteps& taken : steps_) most_owed = std::max(most_owed, taken.owed);
-  // While a pass's full kMaxStepsPerPass would outlast the wait, the steps go one at a time and
-  // the picture is kept in the layer, for the window to show while the next step runs.
-  slow_steps_ = wall / most_owed * kMaxStepsPerPass > kStepWait;
-  stepping_.last_seconds = wall;
-  book_steps();
+void App::book(const PassResult& pass, bool run_input) {
+  if (!pass.booked) return;
+  const int active = runner_.active();
+  for (size_t k = 0; k < pass.steps.size(); ++k) {
+    const PaneSteps& taken = pass.steps[k];
+    if (int(k) == active)
+      for (size_t i = 0; i < taken.energies.size(); ++i) ui_stats_.history.add(taken.reports[i], taken.energies[i]);
+    if (!taken.export_error.empty()) report(taken.export_error);
+    if (k == 0 && recorder_.active()) video_time_ += taken.owed * panes()[k].sim->solver().dt;  // even while minimised
+  }
+  const Pane& shown = panes()[size_t(active)];
+  ui_stats_.sim_ms = shown.sim_ms;
+  ui_stats_.steps_per_frame = shown.steps;
+  ui_stats_.solids_pins_follow = solids_pins_follow(shown);
   if (run_input) {
     run_deferred_input();
   } else {
     deferred_.clear();  // quitting: what waited for the step is not carried out
   }
-}
-
-void App::book_steps() {
-  steps_.resize(panes_.size());
-  for (size_t k = 0; k < panes_.size(); ++k) {
-    Pane& p = panes_[k];
-    const PaneSteps& taken = steps_[k];
-    if (int(k) == active_)
-      for (size_t i = 0; i < taken.energies.size(); ++i) ui_stats_.history.add(taken.reports[i], taken.energies[i]);
-    if (!taken.export_error.empty()) report(taken.export_error);
-    if (taken.owed > 0) p.run_stats.add_frame(taken.ms);
-    if (k == 0 && recorder_.active()) video_time_ += taken.owed * p.sim->solver().dt;  // even while minimised
-    // Per displayed frame: the passes whose draws were skipped add up.
-    p.sim_ms = new_display_frame_ ? taken.ms : p.sim_ms + taken.ms;
-    p.steps = new_display_frame_ ? taken.owed : p.steps + taken.owed;
-  }
-  steps_.clear();
-  new_display_frame_ = false;
-  ui_stats_.sim_ms = panes_[size_t(active_)].sim_ms;
-  ui_stats_.steps_per_frame = panes_[size_t(active_)].steps;
-  ui_stats_.solids_pins_follow = solids_pins_follow(panes_[size_t(active_)]);
-}
-
-void App::measure_realtime_factor(double real_dt) {
-  const double sim_time = panes_[size_t(active_)].sim->time();
-  realtime_wall_ += real_dt;
-  if (ui_state_.paused || sim_time < realtime_start_) {  // paused, or a reset went back in time
-    realtime_wall_ = 0;
-    realtime_start_ = sim_time;
-    ui_stats_.realtime_factor = -1;
-    return;
-  }
-  if (realtime_wall_ < kRealtimeWindow) return;
-  ui_stats_.realtime_factor = (sim_time - realtime_start_) / realtime_wall_;
-  realtime_wall_ = 0;
-  realtime_start_ = sim_time;
 }
 
 void App::advance_replay(double real_dt) {
@@ -537,30 +428,18 @@ void App::advance_replay(double real_dt) {
   const double video_frame = recorder_.active() ? 1.0 / recorder_.fps() : 0.0;
   const double moved = player.advance(timeline(), recorder_.active() ? video_frame : real_dt);
   if (recorder_.active() && moved > 0) video_time_ += video_frame;
-  for (Pane& p : panes_) {
-    p.accumulator = 0;  // the simulations wait: no steps owed on the way back to live
-    p.sim_ms = 0;
-    p.steps = 0;
-  }
-  new_display_frame_ = false;
+  runner_.hold();  // the simulations wait: no steps owed on the way back to live
   ui_stats_.sim_ms = 0;
   ui_stats_.steps_per_frame = 0;
 }
 
 void App::load_replay_frames() {
-  for (Pane& p : panes_) {
+  for (Pane& p : panes()) {
     if (p.replay.empty())
       p.shown = cloth::ReplayFrame{};  // nothing held: the pane shows the run now (Pane::view)
     else
       p.replay.load(ui_state_.replay.time(), p.shown);
   }
-}
-
-bool App::behind(double elapsed) const {
-  if (ui_state_.paused || ui_state_.replay.active()) return false;
-  for (const Pane& p : panes_)
-    if (p.accumulator + elapsed * ui_state_.time_scale >= p.sim->solver().dt) return true;
-  return false;
 }
 
 void App::apply(const UiActions& actions) {
@@ -569,8 +448,8 @@ void App::apply(const UiActions& actions) {
       !actions.add_solid.empty() || actions.remove_solid >= 0)
     ui_state_.replay.leave();
   if (actions.reset) {
-    mouse_.cancel(*panes_[size_t(mouse_pane_)].sim);
-    for (Pane& p : panes_) {  // together: the panes stay comparable
+    mouse_.cancel(*panes()[size_t(mouse_pane_)].sim);
+    for (Pane& p : panes()) {  // together: the panes stay comparable
       p.sim->reset();
       p.accumulator = 0;
     }
@@ -589,13 +468,13 @@ void App::apply(const UiActions& actions) {
   if (!actions.save_scene.empty()) save_scene(actions.save_scene);
   if (actions.rebuild) rebuild(*actions.rebuild);
   if (!actions.add_solid.empty() || actions.remove_solid >= 0) {
-    Pane& pane = panes_[size_t(active_)];
+    Pane& pane = panes()[size_t(active())];
     try {
       if (!actions.add_solid.empty()) {
         const int k = add_pane_collider(pane, new_solid_entry(*pane.sim, actions.add_solid));
         report("added a " + actions.add_solid + " (solid " + std::to_string(k) + ")");
       } else {
-        mouse_.cancel(*panes_[size_t(mouse_pane_)].sim);  // a solid being dragged may be the one
+        mouse_.cancel(*panes()[size_t(mouse_pane_)].sim);  // a solid being dragged may be the one
         remove_pane_collider(pane, actions.remove_solid);
         report("removed solid " + std::to_string(actions.remove_solid));
       }
@@ -603,7 +482,7 @@ void App::apply(const UiActions& actions) {
       report(e.what());
     }
   }
-  if (actions.activate_pane >= 0 && actions.activate_pane < int(panes_.size())) activate(actions.activate_pane);
+  if (actions.activate_pane >= 0 && actions.activate_pane < int(panes().size())) activate(actions.activate_pane);
   if (actions.screenshot) screenshot_requested_ = true;
   if (actions.toggle_recording) recording_toggle_requested_ = true;
   if (actions.toggle_sequence) toggle_sequence();
@@ -612,12 +491,10 @@ void App::apply(const UiActions& actions) {
 
 void App::forget_run_counters() {
   ui_stats_.history.clear();
+  runner_.forget_counters();
   ui_stats_.dropped_steps = 0;
   ui_stats_.behind = false;
   ui_stats_.realtime_factor = -1;
-  last_drop_time_ = -1e9;
-  realtime_wall_ = 0;
-  realtime_start_ = panes_[size_t(active_)].sim->time();
 }
 
 void App::load_scene_file(const std::string& path) {
@@ -645,7 +522,7 @@ void App::load_scene(Options options) {
   install_panes(std::move(panes), std::move(renderers));
   scene_ = std::move(first);
   options_ = std::move(options);
-  active_ = 0;
+  runner_.set_active(0);
   ui_stats_.scene_error.clear();
   ui_stats_.scene_path = path;
   forget_run_counters();
@@ -663,15 +540,13 @@ void App::show_scene_error(const std::string& path, const std::string& error) {
          " scene)");
 }
 
-void App::install_panes(std::vector<Pane> panes, std::vector<std::unique_ptr<Renderer>> renderers) {
-  mouse_.cancel(*panes_[size_t(mouse_pane_)].sim);
+void App::install_panes(std::vector<Pane> fresh, std::vector<std::unique_ptr<Renderer>> renderers) {
+  mouse_.cancel(*panes()[size_t(mouse_pane_)].sim);
   ui_state_.replay.leave();
-  panes_ = std::move(panes);
+  runner_.install(std::move(fresh));
   renderers_ = std::move(renderers);
-  active_ = std::min(active_, int(panes_.size()) - 1);
   mouse_pane_ = 0;
   ui_stats_.history.clear();
-  slow_steps_ = true;  // until the new panes' steps are measured
   ++panes_generation_;
 }
 
@@ -682,23 +557,23 @@ cloth::CameraSpec App::camera_spec() const {
 
 void App::rebuild(const ClothEdit& edit) {
   std::vector<std::string> warnings;
-  std::vector<Pane> panes;
+  std::vector<Pane> rebuilt;
   std::vector<std::unique_ptr<Renderer>> renderers;
   try {
-    panes = make_panes(scenes_rebuilt(panes_, edit, camera_spec(), warnings));
-    for (const Pane& p : panes)
+    rebuilt = make_panes(scenes_rebuilt(panes(), edit, camera_spec(), warnings));
+    for (const Pane& p : rebuilt)
       renderers.push_back(std::make_unique<Renderer>(options_.shader_dir, cloth::SimulationView(*p.sim)));
   } catch (const std::exception& e) {  // bad input, or a renderer that cannot be built
     report(std::string("cannot rebuild the cloth: ") + e.what());
     return;
   }
-  install_panes(std::move(panes), std::move(renderers));
-  const cloth::RestMesh& mesh = panes_.front().sim->tearing().intact_mesh();
+  install_panes(std::move(rebuilt), std::move(renderers));
+  const cloth::RestMesh& mesh = panes().front().sim->tearing().intact_mesh();
   report("rebuilt the cloth at " + std::to_string(mesh.grid_nx) + " x " + std::to_string(mesh.grid_ny) + " vertices");
 }
 
 void App::save_scene(const std::string& path) {
-  const Pane& pane = panes_[size_t(active_)];
+  const Pane& pane = panes()[size_t(active())];
   try {
     if (path.rfind("out/", 0) == 0) ensure_parent_dir(path);  // the proposed default folder
     cloth::write_scene_file(path, cloth::scene_document(pane.document, pane.source_dir, *pane.sim, camera_spec(), &pane.drape));
@@ -728,11 +603,11 @@ void App::toggle_recording() {
 
 void App::toggle_sequence() {
   try {
-    if (exports_.sequence_running()) {
-      report(exports_.stop_sequence());
+    if (runner_.exports().sequence_running()) {
+      report(runner_.exports().stop_sequence());
     } else {
       const std::string dir = "out/sequence-" + timestamp();
-      exports_.start_sequence(dir);
+      runner_.exports().start_sequence(dir);
       report("writing OBJ frames to " + dir);
     }
   } catch (const std::exception& e) {
@@ -742,12 +617,12 @@ void App::toggle_sequence() {
 
 void App::toggle_point_cache() {
   try {
-    if (exports_.point_cache_running()) {
-      report(exports_.stop_point_cache());
+    if (runner_.exports().point_cache_running()) {
+      report(runner_.exports().stop_point_cache());
     } else {
       const std::string path = "out/cache-" + timestamp() + ".pc2";
       ensure_parent_dir(path);
-      exports_.start_point_cache(path, panes_.front().sim->model().vertex_count());
+      runner_.exports().start_point_cache(path, panes().front().sim->model().vertex_count());
       report("writing point cache " + path);
     }
   } catch (const std::exception& e) {
@@ -760,7 +635,7 @@ void App::draw_picture(int fb_w, int fb_h) {
   // drawn smaller by as much as the picture is scaled up.
   const bool reduced = ui_state_.render_scale < 1;
   // Slow steps keep the picture in the layer for the frames drawn while the next step runs.
-  bool through_layer = layer_works_ && (reduced || slow_steps_);
+  bool through_layer = layer_works_ && (reduced || runner_.slow_steps());
   LayerSize picture = reduced ? scaled_layer_size(fb_w, fb_h, ui_state_.render_scale) : LayerSize{fb_w, fb_h};
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   if (through_layer) {
@@ -775,7 +650,7 @@ void App::draw_picture(int fb_w, int fb_h) {
   }
   for (const std::unique_ptr<Renderer>& r : renderers_)
     r->set_marker_scale(ui_->scale() * float(picture.width) / float(fb_w));
-  draw_panes(renderers_, panes_, framebuffer_pane_rects(picture.width, picture.height), camera_, picture.width,
+  draw_panes(renderers_, panes(), framebuffer_pane_rects(picture.width, picture.height), camera_, picture.width,
              picture.height, ui_state_.view, ui_state_.replay.active());
   if (through_layer) scene_layer_.present(fb_w, fb_h);
   layer_has_picture_ = through_layer;
@@ -841,11 +716,11 @@ void App::write_stats() {
   snap.scene_path = ui_stats_.scene_path;
   snap.scene_error = ui_stats_.scene_error;
   snap.message = ui_stats_.message;
-  nlohmann::json doc = panes_stats_json(panes_);
+  nlohmann::json doc = panes_stats_json(panes());
   const std::vector<PaneRect> rects = window_pane_rects();
   snap.pane = rects.front();
-  doc["app"] = make_app_stats(*panes_.front().sim, camera_, snap, mouse_.grab_log());
-  doc["app"]["active_pane"] = active_;
+  doc["app"] = make_app_stats(*panes().front().sim, camera_, snap, mouse_.grab_log());
+  doc["app"]["active_pane"] = active();
   doc["app"]["popup_open"] = ui_ && ui_->popup_open();
   doc["app"]["ui_scale"] = ui_->scale();
   doc["app"]["render_scale"] = ui_state_.render_scale;
@@ -868,10 +743,10 @@ void App::write_stats() {
   doc["app"]["pane_left"] = rects.front().left;  // right of a docked panel when side by side
   const PaneRect& panel = ui_->panel_rect();
   doc["app"]["panel"] = {panel.left, panel.top, panel.width, panel.height};
-  if (panes_.size() > 1) {
-    for (size_t k = 0; k < panes_.size(); ++k) {
+  if (panes().size() > 1) {
+    for (size_t k = 0; k < panes().size(); ++k) {
       snap.pane = rects[k];
-      doc["panes"][k]["app"] = make_app_stats(*panes_[k].sim, camera_, snap, {});
+      doc["panes"][k]["app"] = make_app_stats(*panes()[k].sim, camera_, snap, {});
     }
   }
   write_json_atomically(options_.stats_path, doc);
@@ -895,19 +770,19 @@ int App::run() {
     // for at most the step in progress. The run's clock starts once the panel has taken its
     // width, which a stepping panel drawn in its place keeps.
     const bool steps_ended = ui_->panel_laid_out() && advance(real_dt, !last_frame);
-    if (last_frame && stepper_.started()) {
+    if (last_frame && runner_.stepping()) {
       report("waiting for the step in progress to end");
-      finish_steps(false);
+      book(runner_.finish(), false);
     }
     // While steps run on the worker, nothing here reads the simulations (step_worker.hpp).
-    const bool stepping = stepper_.started();
-    if (!stepping) mouse_.update(*panes_[size_t(mouse_pane_)].sim);
+    const bool stepping = runner_.stepping();
+    if (!stepping) mouse_.update(*panes()[size_t(mouse_pane_)].sim);
     // Behind the wall clock: take the next steps now and draw later (draw_pacer.hpp); but steps
     // that ended on the worker are drawn before the next ones start.
     if (!last_frame && !stepping && !steps_ended &&
-        !draw_pacer_.draw_now(glfwGetTime(), behind(glfwGetTime() - now)))
+        !draw_pacer_.draw_now(glfwGetTime(), !ui_state_.replay.active() && runner_.behind(glfwGetTime() - now, pass_controls())))
       continue;
-    new_display_frame_ = true;
+    runner_.start_display_frame();
     const double frame_ms = (now - last_draw_time) * 1e3;
     last_draw_time = now;
     frame_ms_avg = frame_ms_avg == 0 ? frame_ms : 0.95 * frame_ms_avg + 0.05 * frame_ms;
@@ -921,10 +796,10 @@ int App::run() {
     ui_stats_.recorded_frames = recorder_.frames();
     ui_stats_.recorded_seconds = recorder_.seconds();
     if (!stepping) {  // the worker writes the exports and the replay buffers
-      ui_stats_.sequence_dir = exports_.sequence_dir();
-      ui_stats_.sequence_frames = exports_.sequence_frames();
-      ui_stats_.point_cache_path = exports_.point_cache_path();
-      ui_stats_.point_cache_samples = exports_.point_cache_samples();
+      ui_stats_.sequence_dir = runner_.exports().sequence_dir();
+      ui_stats_.sequence_frames = runner_.exports().sequence_frames();
+      ui_stats_.point_cache_path = runner_.exports().point_cache_path();
+      ui_stats_.point_cache_samples = runner_.exports().point_cache_samples();
     }
     ui_stats_.timeline = &timeline();
     const auto draw_start = std::chrono::steady_clock::now();
@@ -932,16 +807,16 @@ int App::run() {
     ui_->begin_frame();
     // Between two steps that outlast the wait the panel stays the stepping panel, rather than
     // flashing up for one frame.
-    if (stepping || (steps_outlast_wait_ && !ui_state_.paused)) {
-      const SteppingActions asked = ui_->build_stepping(stepping_, glfwGetTime(), ui_state_, ui_stats_);
+    if (stepping || (runner_.steps_outlast_wait() && !ui_state_.paused)) {
+      const SteppingActions asked = ui_->build_stepping(runner_.progress(), glfwGetTime(), ui_state_, ui_stats_);
       if (asked.solver)
         deferred_.push_back(
-            DeferredInput{.solver = asked.solver, .pane = stepping_.pane, .panes_generation = panes_generation_});
+            DeferredInput{.solver = asked.solver, .pane = runner_.progress().pane, .panes_generation = panes_generation_});
       if (asked.reset) deferred_.push_back(DeferredInput{.command = Command::Reset});
       if (!stepping) run_deferred_input();
     } else {
       if (ui_state_.replay.active()) load_replay_frames();
-      apply(ui_->build(active_sim(), panes_[size_t(active_)].drape, panes_[size_t(active_)].layout, ui_state_,
+      apply(ui_->build(active_sim(), panes()[size_t(active())].drape, panes()[size_t(active())].layout, ui_state_,
                        ui_stats_, pane_summaries()));
     }
 
@@ -984,7 +859,7 @@ int App::run() {
     // A frame drawn while a step runs took no simulation time of its own: the step is counted
     // once, in the frame after it.
     if (draw_ms > 0)
-      frame_timing_.add(displayed_frames_, stepping ? 0.0 : sim_ms_all_panes(), draw_ms + ms_since(swap_start),
+      frame_timing_.add(displayed_frames_, stepping ? 0.0 : runner_.sim_ms_all_panes(), draw_ms + ms_since(swap_start),
                         frame_ms);
 
     if (!stepping && (displayed_frames_ == 1 || now - last_stats >= kStatsPeriod || last_frame)) {
@@ -1007,11 +882,11 @@ int App::run() {
   if (recorder_.active()) {
     report(recorder_.finish().describe());  // throws -> main prints the error, exit 2
   }
-  for (const std::string& line : {exports_.stop_sequence(), exports_.stop_point_cache()})
+  for (const std::string& line : {runner_.exports().stop_sequence(), runner_.exports().stop_point_cache()})
     if (!line.empty()) report(line);  // a cache that cannot be finished throws -> exit 2
   if (!options_.export_obj.empty()) {
     // One file: the first pane's cloth, as headless writes.
-    cloth::write_obj(options_.export_obj, panes_.front().sim->model().mesh, panes_.front().sim->state());
+    cloth::write_obj(options_.export_obj, panes().front().sim->model().mesh, panes().front().sim->state());
     report("wrote mesh " + options_.export_obj);
   }
   if (!options_.stats_path.empty()) report("wrote stats " + options_.stats_path);

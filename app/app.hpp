@@ -1,6 +1,6 @@
 #pragma once
 // The interactive desktop app: one window, one simulation (or 2..4 side by side, pane.hpp)
-// advanced at a fixed step by an accumulator of real time, the renderer, the ImGui panel,
+// stepped by the GL-free runner (run/pane_runner.hpp), the renderer, the ImGui panel,
 // mouse/keyboard interaction, optional recording, screenshots and the live --stats file. The
 // panels edit the active pane: the one last clicked.
 #include <memory>
@@ -12,7 +12,6 @@
 
 #include "render/camera.hpp"
 #include "run/draw_pacer.hpp"
-#include "run/frame_exports.hpp"
 #include "run/frame_timing.hpp"
 #include "io/run_stats.hpp"
 #include "io/scene.hpp"
@@ -22,10 +21,10 @@
 #include "options.hpp"
 #include "capture/recorder.hpp"
 #include "settings_store.hpp"
-#include "run/step_worker.hpp"
 #include "render/renderer.hpp"
 #include "render/scene_layer.hpp"
 #include "run/pane.hpp"
+#include "run/pane_runner.hpp"
 #include "run/pane_layout.hpp"
 #include "ui/ui.hpp"
 
@@ -33,18 +32,12 @@ namespace app {
 
 class App {
  public:
-  /// Cap on fixed steps per pass of the loop, so that input is polled between them.
-  static constexpr int kMaxStepsPerPass = 4;
-  /// Most simulated time, s, the simulation may owe the wall clock: a machine slower than real
-  /// time drops the steps beyond it instead of spiralling (each late pass asking for more).
-  static constexpr double kMaxLag = 0.25;
-  /// How long a pass waits for its steps, s: slower steps go on while the window draws the last
-  /// picture and answers the keys that do not touch the run (stepping_panel), so that the
-  /// window never stops answering for longer.
-  static constexpr double kStepWait = 0.25;
   /// Display rate cap, Hz: Xvfb and some drivers do not block on vsync.
   static constexpr double kMaxDisplayHz = 60.0;
-  static_assert(kStepWait >= DrawPacer::kMaxDrawGap, "a wait shorter than the draw gap is a draw the pacer may skip");
+  // Steps slower than the runner's wait go on while the window draws the last picture and
+  // answers the keys that do not touch the run (stepping_panel).
+  static_assert(PaneRunner::kStepWait >= DrawPacer::kMaxDrawGap,
+                "a wait shorter than the draw gap is a draw the pacer may skip");
   /// How often the --stats file is refreshed while running, s.
   static constexpr double kStatsPeriod = 0.5;
 
@@ -82,19 +75,13 @@ class App {
   /// Applies the Ctrl + / Ctrl - / Ctrl 0 presses since the last frame (kept in settings.json).
   void apply_ui_scale_keys();
 
-  /// Takes each pane's fixed steps owed for `real_dt` seconds of wall time, on the step worker:
-  /// those that end within kStepWait are booked now, slower ones while later passes draw.
-  /// Returns whether steps that ran on past the wait ended in this pass (its frame must be drawn).
-  /// `start_steps` false (the last frame): none are started.
+  /// One pass of the runner for `real_dt` seconds of wall time (or of the replay while it shows
+  /// the past). Returns whether steps that ran on past the wait ended in this pass (its frame
+  /// must be drawn). `start_steps` false (the last frame): none are started.
   bool advance(double real_dt, bool start_steps);
-  /// The worker's job: each pane's owed steps (steps_), each recorded for the replay and (the
-  /// first pane's) given to the running exports.
-  void take_steps();
-  /// Waits for the worker's job and books it (book_steps), then runs the input that waited for
-  /// it (`run_input`) or drops it (quitting).
-  void finish_steps(bool run_input);
-  /// Adds steps_ to the plots, run statistics, video time and the frame's sums.
-  void book_steps();
+  /// Adds a pass's booked steps to the plots, the video time and the panel's readouts, then
+  /// runs the input that waited for them (`run_input`) or drops it (quitting).
+  void book(const PassResult& pass, bool run_input);
   /// While the replay shows the past: moves a playing replay on; the simulations take no steps.
   void advance_replay(double real_dt);
   /// Loads each pane's `shown` frame for the moment the replay shows. Called before anything
@@ -102,17 +89,15 @@ class App {
   void load_replay_frames();
   /// The replay buffer the timeline follows: the first pane's (side by side, every pane shows
   /// its own at the same moment).
-  const cloth::ReplayBuffer& timeline() const { return panes_.front().replay; }
-  /// Whether a pane owes a fixed step `elapsed` s of wall time after its last advance().
-  bool behind(double elapsed) const;
+  const cloth::ReplayBuffer& timeline() const { return panes().front().replay; }
+  /// How the runner's passes run now (pause, time scale).
+  PassControls pass_controls() const;
   /// Makes pane k the one the panels edit.
   void activate(int k);
-  cloth::Simulation& active_sim() { return *panes_[size_t(active_)].sim; }
-  /// Wall time of every pane's steps in the last displayed frame, ms.
-  double sim_ms_all_panes() const;
-  /// Updates ui_stats_.realtime_factor every kRealtimeWindow seconds of wall time from the
-  /// active pane's simulated time.
-  void measure_realtime_factor(double real_dt);
+  std::vector<Pane>& panes() { return runner_.panes(); }
+  const std::vector<Pane>& panes() const { return runner_.panes(); }
+  int active() const { return runner_.active(); }
+  cloth::Simulation& active_sim() { return *panes()[size_t(active())].sim; }
   /// Clears what the panel counts of a run (the plots' history, the dropped steps): on R and on a
   /// scene load the counting starts again with the run.
   void forget_run_counters();
@@ -137,7 +122,7 @@ class App {
   /// Rebuilds every pane's cloth with `edit` applied, live settings kept (scenes_rebuilt).
   void rebuild(const ClothEdit& edit);
   /// Puts new panes in place of the running ones; the mouse lets go of the old cloth.
-  void install_panes(std::vector<Pane> panes, std::vector<std::unique_ptr<Renderer>> renderers);
+  void install_panes(std::vector<Pane> fresh, std::vector<std::unique_ptr<Renderer>> renderers);
   /// The current view as a scene file's camera.
   cloth::CameraSpec camera_spec() const;
   /// The camera this scene file was last left with, if the settings remember one.
@@ -165,27 +150,21 @@ class App {
   cloth::Scene scene_;  ///< the first pane's: the camera and the window title come from it
   GlfwLibrary glfw_;  // declared first: destroyed last, after every GL object below
   WindowPtr window_;
-  std::vector<Pane> panes_;
-  int active_ = 0;      ///< the pane the panels edit
+  PaneRunner runner_;  ///< the panes (the active one is the one the panels edit) and their clock
   int mouse_pane_ = 0;  ///< the pane the current (or last) mouse press was in
   OrbitCamera camera_;  ///< shared: every pane shows the same view
   std::vector<std::unique_ptr<Renderer>> renderers_;  ///< one per pane
   SceneLayer scene_layer_;  ///< the panes' picture when ui_state_.render_scale < 1
   std::unique_ptr<Ui> ui_;
   Recorder recorder_;
-  FrameExports exports_;  ///< the first pane's frames (--export-sequence, --export-pc2, Scene panel)
   MouseController mouse_;
   UiState ui_state_;
   std::string settings_path_;  ///< config_dir()/settings.json ("" = nothing persisted)
   SavedSettings saved_;
   UiStats ui_stats_;
 
-  static constexpr double kRealtimeWindow = 0.5;  ///< s of wall time per real-time factor
   static constexpr double kQuitConfirmWindow = 3.0;  ///< s in which a second Escape quits
   double quit_asked_at_ = -1e9;  ///< glfwGetTime() of the Escape that asked to quit, s
-  double realtime_wall_ = 0;   ///< wall time since the factor was last measured, s
-  double realtime_start_ = 0;  ///< the active pane's simulated time then, s
-  double last_drop_time_ = -1e9;  ///< glfwGetTime() when steps were last dropped, s
   bool step_requested_ = false;
   int ui_scale_steps_ = 0;        ///< Ctrl + / Ctrl - presses not yet applied
   bool ui_scale_reset_ = false;   ///< Ctrl 0 pressed
@@ -198,22 +177,6 @@ class App {
   double video_time_ = 0;  ///< simulated time the recording has covered so far, s
   FrameTiming frame_timing_;  ///< simulation vs drawing per displayed frame (--stats, bench/)
   DrawPacer draw_pacer_;      ///< skips draws while the simulation catches up with the wall clock
-  bool new_display_frame_ = true;  ///< the last pass drew: advance() starts the panes' per-frame sums
-
-  /// What one pane's steps of a pass gave, written by the worker's job and booked after it.
-  struct PaneSteps {
-    int owed = 0;
-    std::vector<cloth::FrameReport> reports;
-    std::vector<cloth::Energies> energies;  ///< after each step, for the active pane's plots
-    std::string export_error;               ///< why the running exports stopped, if they did
-    double ms = 0;                          ///< wall time of the pane's steps
-  };
-  std::vector<PaneSteps> steps_;  ///< per pane, the steps of the job on the worker
-  StepProgress stepping_;         ///< what the window says while a job runs
-  /// A pass's kMaxStepsPerPass steps would outlast kStepWait, or the steps of these panes are not
-  /// measured yet: steps go one per pass and the picture is kept in scene_layer_.
-  bool slow_steps_ = true;
-  bool steps_outlast_wait_ = false;  ///< the last steps went on after kStepWait (the stepping panel)
   bool layer_has_picture_ = false;    ///< scene_layer_ holds the last picture drawn
   bool layer_works_ = true;           ///< the driver made scene_layer_'s framebuffer
   /// One input that came while a step ran: a key's command, a click, cursor moves (the last), or
@@ -230,7 +193,6 @@ class App {
   std::vector<DeferredInput> deferred_;  ///< in their order
   int frames_while_stepping_ = 0;  ///< frames drawn while a step ran (--stats)
   int inputs_after_step_ = 0;      ///< inputs that waited for a step's end (--stats)
-  StepWorker stepper_;  // declared after the panes it steps: destroyed (its job ended) first
 };
 
 }  // namespace app

@@ -6,9 +6,12 @@
 
 namespace app {
 
-StepWorker::StepWorker() : thread_([this] { loop(); }) {}
+StepWorker::StepWorker(Threading threading) {
+  if (threading == Threading::Worker) thread_ = std::thread([this] { loop(); });
+}
 
 StepWorker::~StepWorker() {
+  if (!thread_.joinable()) return;
   {
     std::unique_lock lock(mutex_);
     done_.wait(lock, [this] { return !running_; });
@@ -27,6 +30,10 @@ void StepWorker::start(std::function<void()> job) {
     error_ = nullptr;
   }
   started_ = true;
+  if (!thread_.joinable()) {
+    run(std::exchange(job_, nullptr));
+    return;
+  }
   wake_.notify_one();
 }
 
@@ -55,20 +62,24 @@ void StepWorker::loop() {
       if (quit_) return;
       job = std::exchange(job_, nullptr);
     }
-    std::exception_ptr error;
-    try {
-      job();
-    } catch (...) {
-      error = std::current_exception();
-    }
-    job = nullptr;  // what it holds goes before the giver is told: it may start the next job at once
-    {
-      std::lock_guard lock(mutex_);
-      error_ = error;
-      running_ = false;
-    }
-    done_.notify_all();
+    run(std::move(job));
   }
+}
+
+void StepWorker::run(std::function<void()> job) {
+  std::exception_ptr error;
+  try {
+    job();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  job = nullptr;  // what it holds goes before the giver is told: it may start the next job at once
+  {
+    std::lock_guard lock(mutex_);
+    error_ = error;
+    running_ = false;
+  }
+  done_.notify_all();
 }
 
 }  // namespace app

@@ -1,4 +1,4 @@
-// Ui::build_stepping: the window while steps slower than App::kStepWait run on the step worker.
+// Ui::build_stepping: the window while steps slower than PaneRunner::kStepWait run on the step worker.
 // Nothing here reads a simulation: the worker is writing them.
 #include <imgui.h>
 

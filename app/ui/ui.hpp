@@ -10,6 +10,7 @@
 #include "render/gl.hpp"
 #include "ui/imgui_session.hpp"
 #include "run/pane.hpp"
+#include "run/pane_runner.hpp"
 #include "ui/pane_overlay.hpp"
 #include "run/paths.hpp"
 #include "render/renderer.hpp"
@@ -59,18 +60,6 @@ struct UiStats {
   std::vector<int> solids_pins_follow;  ///< their paths stay fixed while the scene runs
   const cloth::ReplayBuffer* timeline = nullptr;  ///< the first pane's replay buffer (the timeline's)
   StepHistory history;  ///< the last steps, for the live plots
-};
-
-/// What the window says while steps slower than App::kStepWait run on the step worker.
-struct StepProgress {
-  std::string what;         ///< the active pane's cost: "implicit at 100 substeps, 4096 vertices"
-  double started_at = 0;    ///< glfwGetTime() when the steps began, s
-  double last_seconds = 0;  ///< wall time of the steps before, s
-  /// The active pane's solver settings and model when the steps began: the stepping panel edits
-  /// this copy, and the App applies it when the steps end.
-  cloth::SolverSettings solver;
-  cloth::ModelType model = cloth::ModelType::Springs;
-  int pane = 0;  ///< the pane they belong to (the active one)
 };
 
 /// `error` in red, wrapped at the panel's width; nothing when it is empty.

@@ -1,5 +1,6 @@
 // The step worker runs a job on its own thread: the giver's wait ends when the job does (not
 // before), the job's writes are seen after finish(), and what it throws comes back there.
+// Inline (a build without threads), the job runs within start() on the giver's thread.
 #include <gtest/gtest.h>
 
 #include <future>
@@ -67,6 +68,19 @@ TEST(StepWorker, DestroyingWaitsForTheRunningJob) {
     });
   }
   EXPECT_EQ(steps, 1);
+}
+
+TEST(StepWorker, InlineRunsTheJobWithinStartOnTheGiversThread) {
+  StepWorker worker(StepWorker::Threading::Inline);
+  std::thread::id ran_on;
+  worker.start([&] { ran_on = std::this_thread::get_id(); });
+  EXPECT_EQ(ran_on, std::this_thread::get_id());
+  EXPECT_TRUE(worker.started());  // until finish() hands the data back, as threaded
+  EXPECT_TRUE(worker.wait_for(0));
+  worker.finish();
+  EXPECT_FALSE(worker.started());
+  worker.start([] { throw std::runtime_error("a step failed"); });
+  EXPECT_THROW(worker.finish(), std::runtime_error);
 }
 
 }  // namespace
