@@ -152,7 +152,7 @@ WindowExtent App::window_extent() const {
 }
 
 double App::panel_inset() const {
-  return panes().size() > 1 && ui_ ? ui_->panel_right_edge() : 0.0;
+  return ui_ ? ui_->panel_right_edge() : 0.0;
 }
 
 std::vector<PaneRect> App::window_pane_rects() const {

@@ -103,8 +103,8 @@ class App {
   void forget_run_counters();
   /// What the picture and the panel show of each pane.
   std::vector<PaneSummary> pane_summaries() const;
-  /// The panes' rectangles in window coordinates (to the right of a docked panel when there
-  /// are several).
+  /// The panes' rectangles in window coordinates, to the right of a docked panel: the panel never
+  /// covers the cloth.
   std::vector<PaneRect> window_pane_rects() const;
   /// The same in framebuffer pixels.
   std::vector<PaneRect> framebuffer_pane_rects(int fb_w, int fb_h) const;

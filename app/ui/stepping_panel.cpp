@@ -2,6 +2,7 @@
 // Nothing here reads a simulation: the worker is writing them.
 #include <imgui.h>
 
+#include <cfloat>
 #include <cstdio>
 #include <string>
 
@@ -24,10 +25,10 @@ SteppingActions Ui::build_stepping(StepProgress& progress, double now, UiState& 
     const PaneRect picture{vp->Pos.x + left, vp->Pos.y, vp->Size.x - left, vp->Size.y};
     draw_picture_overlay(state.view.caption ? stats.caption : "", 0.0f, picture, "", status);
   }
-  // In the panel's place and at its width (steps start once it has one: panel_laid_out), so that
-  // side-by-side panes keep their layout.
+  // In the panel's place and at its width (steps start once it has one: panel_laid_out), never
+  // wider for its own content, so that the panes beside it keep their place.
   ImGui::SetNextWindowPos(ImVec2(panel_rect_.left, panel_rect_.top), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(panel_rect_.width, 0), ImGuiCond_Always);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(panel_rect_.width, 0), ImVec2(panel_rect_.width, FLT_MAX));
   ImGui::Begin("clothsim (computing a step)", nullptr,
                ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize);
   const ImVec2 size = ImGui::GetWindowSize();

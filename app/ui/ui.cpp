@@ -162,10 +162,17 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const C
   ImGui::SetNextWindowPos(ImVec2(kPanelPosition, kPanelPosition), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth * scale(), 0),
                            resize_panel_ ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
+  if (resize_panel_) widest_panel_ = 0;
   resize_panel_ = false;
-  ImGui::Begin("clothsim", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+  // The panel fits its content but never narrows, and always has its scrollbar (a panel taller
+  // than the window would widen by it whenever a line comes or goes): the panes beside it keep
+  // their place while its content changes (another integrator's settings, a pane made active,
+  // a section closed).
+  ImGui::SetNextWindowSizeConstraints(ImVec2(widest_panel_, 0), ImVec2(FLT_MAX, FLT_MAX));
+  ImGui::Begin("clothsim", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_AlwaysVerticalScrollbar);
   {
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    widest_panel_ = std::max(widest_panel_, size.x);
     panel_rect_ = PaneRect{pos.x, pos.y, size.x, size.y};
     panel_docked_ = !ImGui::IsWindowCollapsed() && pos.x < kDockedPanelSlack;
   }
@@ -181,13 +188,14 @@ UiActions Ui::build(cloth::Simulation& sim, cloth::DrapeSettings& drape, const C
     actions.activate_pane = compare_section(panes);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
     simulation_section(sim, state, stats.timeline, actions);
-  if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) material_section(sim);
-  if (ImGui::CollapsingHeader("Forces", ImGuiTreeNodeFlags_DefaultOpen)) forces_section(sim);
+  // Material, Forces and View open on a click: closed, the Stats stay in view in a 720 px window.
+  if (ImGui::CollapsingHeader("Material")) material_section(sim);
+  if (ImGui::CollapsingHeader("Forces")) forces_section(sim);
   if (ImGui::CollapsingHeader("Collisions")) collisions_section(sim, stats, actions);
   if (ImGui::CollapsingHeader("Tearing")) tearing_section(sim);
   if (ImGui::CollapsingHeader("Static drape")) drape_section(sim, drape);
   if (ImGui::CollapsingHeader("Cloth")) cloth_section(sim, layout, actions);
-  if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen))
+  if (ImGui::CollapsingHeader("View"))
     view_section(state, stats, actions);
   if (ImGui::CollapsingHeader("Stats", ImGuiTreeNodeFlags_DefaultOpen)) stats_section(sim, stats);
   ImGui::End();

@@ -180,6 +180,7 @@ class Ui {
   PaneRect panel_rect_;
   bool panel_docked_ = false;
   bool resize_panel_ = false;  ///< the scale changed: the panel takes its new width
+  float widest_panel_ = 0;     ///< px: the panel's width so far, below which it does not narrow
   std::string solver_error_;    ///< last rejected solver edit, shown in red
   std::string tearing_error_;   ///< last rejected tearing edit
   std::string material_error_;  ///< last rejected material edit

@@ -29,8 +29,11 @@ xdotool windowmove --sync "$wid" 0 0
 sleep 0.5
 strain_before=$(stat 'doc["max_edge_strain"]')
 
-# 1. The stretch slider of the default panel layout (Simulation, Material open; panel at 10, 10):
-# its row is at y = 431, its track from x = 18 to 226 (logarithmic, 1 to 1e5 N/m).
+# 1. The stretch slider of the default panel layout (Simulation open; panel at 10, 10): a click
+# on the Material header (y = 340) opens it; the slider's row is then at y = 431, its track from
+# x = 18 to 226 (logarithmic, 1 to 1e5 N/m).
+xdotool mousemove 60 340 click 1
+sleep 0.5
 xdotool mousemove 30 431 click 1
 wait_for_stats 'doc["app"]["material"]["stretch"] < 100' "the stretch slider lowering the stiffness"
 stretch=$(stat 'doc["app"]["material"]["stretch"]')
